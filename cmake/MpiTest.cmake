@@ -1,0 +1,36 @@
+# stablefluids_add_mpi_test(<target> SOURCES <files...> RANKS <n...> [LABELS <labels...>])
+#
+# Builds a GoogleTest binary linked with the MPI-aware main (tests/mpi_gtest_main.cpp) and
+# registers it once per rank count as <target>.np<n>, launched the portable way through
+# MPIEXEC_EXECUTABLE / MPIEXEC_NUMPROC_FLAG / MPIEXEC_PREFLAGS, as PETSc's and AMReX's suites do.
+#
+# Open MPI refuses more ranks than cores unless told to oversubscribe, and refuses root unless
+# two variables say it is meant; both are normal on a developer's 2-core container, harmless on
+# a cluster node, and set here so that `ctest` works without a wrapper script.
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _sf_mpiexec_version
+                ERROR_QUIET)
+if(_sf_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(STABLEFLUIDS_MPIEXEC_PREFLAGS --oversubscribe CACHE STRING "Flags mpiexec gets in tests")
+else()
+  set(STABLEFLUIDS_MPIEXEC_PREFLAGS "" CACHE STRING "Flags mpiexec gets in tests")
+endif()
+set(STABLEFLUIDS_TEST_ENVIRONMENT
+    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+
+function(stablefluids_add_mpi_test target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;RANKS;LABELS" ${ARGN})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE stablefluids_core stablefluids_gtest_main)
+  foreach(ranks IN LISTS ARG_RANKS)
+    set(name ${target}.np${ranks})
+    add_test(NAME ${name}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+                     ${STABLEFLUIDS_MPIEXEC_PREFLAGS} ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${name} PROPERTIES
+                         PROCESSORS ${ranks}
+                         TIMEOUT 300
+                         ENVIRONMENT "${STABLEFLUIDS_TEST_ENVIRONMENT}"
+                         LABELS "mpi;${ARG_LABELS}")
+  endforeach()
+endfunction()

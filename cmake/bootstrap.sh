@@ -1,0 +1,70 @@
+# Sourced by jobs/run and tests/run: makes a fresh Debian 12 machine ready to build and run
+# stablefluids, then configures and builds it. Idempotent, and quick when nothing is missing:
+# packages are checked with dpkg-query, CMake only reconfigures when needed, make only rebuilds
+# what changed.
+#
+# Environment:
+#   STABLEFLUIDS_BUILD_DIR   build directory (default: <source>/build)
+#   STABLEFLUIDS_NO_INSTALL  set to 1 to never call apt-get (report what is missing instead)
+#   STABLEFLUIDS_JOBS        parallel build jobs (default: number of cores)
+
+sf_source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+sf_build_dir=${STABLEFLUIDS_BUILD_DIR:-$sf_source_dir/build}
+
+# Debian packages the build, the tests and the run scripts need.
+sf_packages=(
+  build-essential cmake pkg-config
+  libopenmpi-dev openmpi-bin
+  petsc-dev
+  libhdf5-openmpi-dev hdf5-tools
+  libyaml-cpp-dev
+  libgtest-dev libgmock-dev
+)
+
+sf_log() { printf 'stablefluids: %s\n' "$*" >&2; }
+
+sf_install_packages() {
+  local missing=() pkg
+  for pkg in "${sf_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "${STABLEFLUIDS_NO_INSTALL:-0}" = 1 ] || ! command -v apt-get > /dev/null; then
+    sf_log "missing packages: ${missing[*]} (install them, or load your cluster's modules)"
+    return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo > /dev/null || { sf_log "need root to install: ${missing[*]}"; return 1; }
+    sudo=sudo
+  fi
+  sf_log "installing ${missing[*]}"
+  # One update per install; the lists of a fresh machine are empty or stale.
+  $sudo apt-get update -q > /dev/null || { sf_log "apt-get update failed"; return 1; }
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+    "${missing[@]}" > "$sf_build_dir.apt.log" 2>&1 ||
+    { sf_log "apt-get install failed, see $sf_build_dir.apt.log"; return 1; }
+}
+
+sf_build() {
+  mkdir -p "$sf_build_dir" || return 1
+  if [ ! -f "$sf_build_dir/CMakeCache.txt" ]; then
+    sf_log "configuring in $sf_build_dir"
+    cmake -S "$sf_source_dir" -B "$sf_build_dir" -DCMAKE_BUILD_TYPE=Release > /dev/null ||
+      { sf_log "cmake configuration failed"; return 1; }
+  fi
+  cmake --build "$sf_build_dir" -j "${STABLEFLUIDS_JOBS:-$(nproc)}" 2>&1 |
+    grep -v -E '^\[ *[0-9]+%\]|^Consolidate compiler|^Scanning dependencies' || true
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { sf_log "build failed"; return 1; }
+}
+
+# Open MPI refuses to start as root unless both variables are set, and refuses more ranks than
+# cores without oversubscription; both are normal on a developer's container.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+sf_prepare() {
+  mkdir -p "$(dirname "$sf_build_dir")"
+  sf_install_packages && sf_build
+}
