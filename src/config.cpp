@@ -1,0 +1,845 @@
+// Job file parsing and validation. The job is read once, checked completely here, and only then
+// handed to the solver, so that a typo never surfaces as a crash or a hang deep inside a
+// collective. Every message starts with "<file>:<line>: <dotted.key>: ", the form compilers use,
+// so that editors and terminals can jump straight to the offending line.
+#include "config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+namespace sf {
+
+const char* to_string(BoundaryKind kind) {
+  switch (kind) {
+    case BoundaryKind::Periodic:
+      return "periodic";
+    case BoundaryKind::NoSlip:
+      return "no-slip";
+    case BoundaryKind::FreeSlip:
+      return "free-slip";
+    case BoundaryKind::Inflow:
+      return "inflow";
+    case BoundaryKind::Outflow:
+      return "outflow";
+  }
+  // Only a value cast from an out-of-range integer gets here; it still gets a printable name.
+  return "unknown";
+}
+
+namespace {
+
+// PETSc in this project is built with 32-bit indices, so every count that ends up as a global
+// index has to stay at or below this value.
+constexpr long long kMaxIndex = 2147483647LL;
+
+constexpr int kMinHalo = 1;
+constexpr int kMaxHalo = 16;
+
+constexpr const char* kAxisNames[3] = {"x", "y", "z"};
+constexpr const char* kSideNames[2] = {"lower", "upper"};
+
+/// A node together with everything needed to report an error about it.
+struct Field {
+  YAML::Node node;
+  std::string path;  // dotted key, e.g. "scalars.density.initial[1].radius"
+  int line = 0;      // 1-based; 0 when unknown
+};
+
+int line_of(const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.is_null() ? 0 : mark.line + 1;
+}
+
+/// A short, single-line rendering of a node for "got ..." clauses. Long or multi-line scalars are
+/// cut so that a stray block literal cannot flood the message.
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: {
+      std::string text = node.Scalar();
+      const std::size_t cut = std::min(text.find('\n'), std::size_t{40});
+      if (cut < text.size()) text = text.substr(0, cut) + "...";
+      return "got \"" + text + "\"";
+    }
+    case YAML::NodeType::Sequence: {
+      const std::size_t n = node.size();
+      return "got a list of " + std::to_string(n) + (n == 1 ? " entry" : " entries");
+    }
+    case YAML::NodeType::Map:
+      return "got a map";
+    default:
+      return "got nothing";
+  }
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+/// The shortest text that reads back as exactly `value`, so that messages quote 0.3 as "0.3"
+/// rather than as its 17-digit binary approximation.
+std::string format_number(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
+
+/// Strict, locale-independent parse of a YAML number. std::from_chars is used instead of
+/// yaml-cpp's as<double>() because the latter accepts trailing garbage in some versions and
+/// depends on the stream locale. YAML's spellings of infinity and NaN (".inf", ".nan", and the
+/// bare forms from_chars itself accepts) are recognised so that they can be reported as
+/// non-finite rather than as "not a number", which would confuse a user who wrote one on purpose.
+NumberStatus parse_double(const std::string& text, double& out) {
+  if (text.empty()) return NumberStatus::NotANumber;
+  std::string_view body = text;
+  if (body.front() == '+' || body.front() == '-') body.remove_prefix(1);
+  std::string lowered(body);
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lowered == ".inf" || lowered == "inf" || lowered == "infinity" || lowered == ".nan" ||
+      lowered == "nan") {
+    return NumberStatus::NonFinite;
+  }
+  // from_chars rejects a leading '+', which YAML allows, so it is skipped here; a second sign
+  // after it ("+-1") must still be rejected.
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  if (*first == '+') {
+    ++first;
+    if (first == last || *first == '+' || *first == '-') return NumberStatus::NotANumber;
+  }
+  const auto result = std::from_chars(first, last, out, std::chars_format::general);
+  if (result.ec == std::errc::result_out_of_range) return NumberStatus::OutOfRange;
+  if (result.ec != std::errc() || result.ptr != last) return NumberStatus::NotANumber;
+  if (!std::isfinite(out)) return NumberStatus::NonFinite;
+  return NumberStatus::Ok;
+}
+
+enum class IntegerStatus { Ok, NotAnInteger, OutOfRange };
+
+/// Strict decimal integer parse: "2.5", "1e3" and "0x10" are all rejected rather than silently
+/// truncated or reinterpreted, because a cell count that is not what the user wrote is worse than
+/// an error.
+IntegerStatus parse_integer(const std::string& text, long long& out) {
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && (*first == '+' || *first == '-')) return IntegerStatus::NotAnInteger;
+  }
+  if (first == last) return IntegerStatus::NotAnInteger;
+  const auto result = std::from_chars(first, last, out, 10);
+  if (result.ec == std::errc::result_out_of_range && result.ptr == last) {
+    return IntegerStatus::OutOfRange;
+  }
+  if (result.ec != std::errc() || result.ptr != last) return IntegerStatus::NotAnInteger;
+  return IntegerStatus::Ok;
+}
+
+bool is_identifier(const std::string& name) {
+  if (name.empty()) return false;
+  const auto first = static_cast<unsigned char>(name.front());
+  if (!(std::isalpha(first) || first == '_')) return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_';
+  });
+}
+
+bool is_name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c == '-'; }
+
+bool is_run_name(const std::string& name) {
+  return !name.empty() &&
+         std::all_of(name.begin(), name.end(), [](unsigned char c) { return is_name_char(c); });
+}
+
+bool ends_with_ignoring_case(const std::string& text, const std::string& suffix) {
+  if (text.size() < suffix.size()) return false;
+  return std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
+/// The default run name: the job file's name without directory and extension. Characters that
+/// are not allowed in a run name are replaced, so that an odd file name still yields usable
+/// output file names instead of an error about a key the user never wrote.
+std::string default_name(const std::string& source) {
+  std::string stem = source.substr(source.find_last_of('/') + 1);
+  for (const char* extension : {".yaml", ".yml"}) {
+    if (ends_with_ignoring_case(stem, extension)) {
+      stem.resize(stem.size() - std::strlen(extension));
+      break;
+    }
+  }
+  for (char& c : stem) {
+    if (!is_name_char(static_cast<unsigned char>(c))) c = '_';
+  }
+  return stem.empty() ? "job" : stem;
+}
+
+class JobParser;
+
+/// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
+/// class rather than YAML::Node::operator[] because yaml-cpp silently keeps duplicate keys and
+/// its lookup would then quietly pick one of them.
+class MapReader {
+public:
+  struct Entry {
+    std::string key;
+    Field value;
+  };
+
+  MapReader(const JobParser& parser, const Field& field, bool allow_null);
+
+  /// Rejects every key not in `allowed`; `context` refines the message for maps whose valid keys
+  /// depend on their `type`.
+  void allow_only(std::initializer_list<const char*> allowed, const std::string& context = "") const;
+
+  std::optional<Field> find(const std::string& key) const;
+  Field require(const std::string& key) const;
+  const std::vector<Entry>& entries() const { return entries_; }
+  const Field& field() const { return field_; }
+
+private:
+  const JobParser& parser_;
+  Field field_;
+  std::vector<Entry> entries_;
+};
+
+class JobParser {
+public:
+  explicit JobParser(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(int line, const std::string& path, const std::string& message) const {
+    std::string text = source_;
+    if (line > 0) text += ":" + std::to_string(line);
+    text += ": ";
+    if (!path.empty()) text += path + ": ";
+    throw JobError(text + message);
+  }
+
+  [[noreturn]] void fail(const Field& field, const std::string& message) const {
+    fail(field.line, field.path, message);
+  }
+
+  JobConfig parse(const std::string& text) const;
+
+  // Value readers. Each checks the node's type and range and reports the field on failure.
+
+  std::string read_string(const Field& field) const {
+    if (!field.node.IsScalar()) fail(field, "expected a string, " + describe(field.node));
+    return field.node.Scalar();
+  }
+
+  double read_number(const Field& field) const {
+    if (!field.node.IsScalar()) fail(field, "expected a number, " + describe(field.node));
+    double value = 0.0;
+    switch (parse_double(field.node.Scalar(), value)) {
+      case NumberStatus::Ok:
+        return value;
+      case NumberStatus::NonFinite:
+        fail(field, "must be finite, " + describe(field.node));
+      case NumberStatus::OutOfRange:
+        fail(field, "is out of the range of a double, " + describe(field.node));
+      case NumberStatus::NotANumber:
+        break;
+    }
+    fail(field, "expected a number, " + describe(field.node));
+  }
+
+  double read_positive(const Field& field) const {
+    const double value = read_number(field);
+    if (!(value > 0.0)) fail(field, "must be > 0, " + describe(field.node));
+    return value;
+  }
+
+  double read_non_negative(const Field& field) const {
+    const double value = read_number(field);
+    if (!(value >= 0.0)) fail(field, "must be >= 0, " + describe(field.node));
+    return value;
+  }
+
+  long long read_integer(const Field& field, const char* expectation) const {
+    if (!field.node.IsScalar()) fail(field, std::string(expectation) + ", " + describe(field.node));
+    long long value = 0;
+    switch (parse_integer(field.node.Scalar(), value)) {
+      case IntegerStatus::Ok:
+        return value;
+      case IntegerStatus::OutOfRange:
+        fail(field, "is out of range, " + describe(field.node));
+      case IntegerStatus::NotAnInteger:
+        break;
+    }
+    fail(field, std::string(expectation) + ", " + describe(field.node));
+  }
+
+  bool read_bool(const Field& field) const {
+    bool value = false;
+    if (!field.node.IsScalar() || !YAML::convert<bool>::decode(field.node, value)) {
+      fail(field, "expected true or false, " + describe(field.node));
+    }
+    return value;
+  }
+
+  /// Reads a list of exactly `dim` finite numbers; `check` validates each entry.
+  template <typename Check>
+  std::array<double, 3> read_vector(const Field& field, int dim, Check check) const {
+    const std::string expectation = "expected a list of " + std::to_string(dim) + " numbers";
+    if (!field.node.IsSequence() || static_cast<int>(field.node.size()) != dim) {
+      fail(field, expectation + ", " + describe(field.node));
+    }
+    std::array<double, 3> out{0.0, 0.0, 0.0};
+    for (int i = 0; i < dim; ++i) out[i] = check(element(field, i));
+    return out;
+  }
+
+  std::array<double, 3> read_vector(const Field& field, int dim) const {
+    return read_vector(field, dim, [this](const Field& f) { return read_number(f); });
+  }
+
+  static Field element(const Field& sequence, std::size_t index) {
+    const YAML::Node node = sequence.node[index];
+    const int line = line_of(node);
+    return Field{node, sequence.path + "[" + std::to_string(index) + "]",
+                 line > 0 ? line : sequence.line};
+  }
+
+private:
+  GridConfig parse_grid(const MapReader& top) const;
+  std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
+  ScalarBlob parse_blob(const Field& field, int dim) const;
+  void parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
+                      const std::vector<ScalarConfig>& scalars, JobConfig& job) const;
+  FaceBoundary parse_side(const Field& field, int axis, int side, int dim,
+                          const std::vector<ScalarConfig>& scalars) const;
+  BoundaryKind parse_kind(const Field& field) const;
+  VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
+  TimeConfig parse_time(const MapReader& top) const;
+  OutputConfig parse_output(const std::optional<Field>& field) const;
+
+  std::string source_;
+};
+
+MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null)
+    : parser_(parser), field_(field) {
+  // An optional section left empty (often with its contents commented out) is a null node; it
+  // is read as an empty map so that its defaults apply.
+  if (allow_null && field.node.IsNull()) return;
+  if (!field.node.IsMap()) parser.fail(field, "expected a map, " + describe(field.node));
+  for (auto it = field.node.begin(); it != field.node.end(); ++it) {
+    const YAML::Node key_node = it->first;
+    const YAML::Node value = it->second;
+    const int key_line = line_of(key_node) > 0 ? line_of(key_node) : field.line;
+    if (!key_node.IsScalar()) {
+      parser.fail(key_line, field.path, "keys must be plain names, " + describe(key_node));
+    }
+    const std::string key = key_node.Scalar();
+    const std::string path = field.path.empty() ? key : field.path + "." + key;
+    for (const Entry& seen : entries_) {
+      if (seen.key == key) {
+        parser.fail(key_line, path,
+                    "duplicate key (first given on line " + std::to_string(seen.value.line) + ")");
+      }
+    }
+    // A null value has no content of its own, and yaml-cpp marks it at the start of whatever
+    // follows; the key's line is where the user has to look.
+    const int value_line = value.IsNull() || line_of(value) == 0 ? key_line : line_of(value);
+    entries_.push_back(Entry{key, Field{value, path, value_line}});
+  }
+}
+
+void MapReader::allow_only(std::initializer_list<const char*> allowed,
+                           const std::string& context) const {
+  for (const Entry& entry : entries_) {
+    const bool known = std::any_of(allowed.begin(), allowed.end(),
+                                   [&](const char* name) { return entry.key == name; });
+    if (!known) {
+      std::vector<std::string> names(allowed.begin(), allowed.end());
+      parser_.fail(entry.value.line, entry.value.path,
+                   "unknown key" + context + " (expected one of: " + join(names) + ")");
+    }
+  }
+}
+
+std::optional<Field> MapReader::find(const std::string& key) const {
+  for (const Entry& entry : entries_) {
+    if (entry.key == key) return entry.value;
+  }
+  return std::nullopt;
+}
+
+Field MapReader::require(const std::string& key) const {
+  if (auto found = find(key)) return *found;
+  parser_.fail(field_.line, field_.path.empty() ? key : field_.path + "." + key,
+               "missing required key");
+}
+
+JobConfig JobParser::parse(const std::string& text) const {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
+    fail(line, "", "YAML syntax error: " + e.msg);
+  }
+  if (documents.empty() || !documents.front().IsMap()) {
+    fail(0, "", "expected a map of job settings at the top level");
+  }
+  // yaml-cpp's Load() would silently ignore everything after a "---"; a second document is far
+  // more likely a pasting accident than intent.
+  if (documents.size() > 1) {
+    fail(line_of(documents[1]), "", "expected a single YAML document, found a second one here");
+  }
+
+  const Field root{documents.front(), "", line_of(documents.front())};
+  const MapReader top(*this, root, false);
+  top.allow_only(
+      {"name", "grid", "boundary", "velocity", "scalars", "time", "output", "petsc_options"});
+
+  JobConfig job;
+  job.source = source_;
+  job.text = text;
+
+  if (auto name = top.find("name")) {
+    job.name = read_string(*name);
+    if (!is_run_name(job.name)) {
+      fail(*name, "must be a non-empty name of letters, digits, '_', '.' and '-', " +
+                      describe(name->node));
+    }
+  } else {
+    job.name = default_name(source_);
+  }
+
+  // The grid fixes the dimension that every vector below is checked against, and the scalars
+  // must be known before inflow faces can name them, hence this order.
+  job.grid = parse_grid(top);
+  job.scalars = parse_scalars(top.find("scalars"), job.grid.dim);
+  parse_boundary(top.find("boundary"), job.grid, job.scalars, job);
+  job.velocity = parse_velocity(top.find("velocity"), job.grid.dim);
+  job.time = parse_time(top);
+  job.output = parse_output(top.find("output"));
+  if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
+  return job;
+}
+
+GridConfig JobParser::parse_grid(const MapReader& top) const {
+  const MapReader map(*this, top.require("grid"), false);
+  map.allow_only({"cells", "size", "origin", "halo"});
+
+  GridConfig grid;
+  const Field cells = map.require("cells");
+  if (!cells.node.IsSequence() || (cells.node.size() != 2 && cells.node.size() != 3)) {
+    fail(cells, "expected a list of 2 or 3 integers, " + describe(cells.node));
+  }
+  grid.dim = static_cast<int>(cells.node.size());
+  for (int a = 0; a < grid.dim; ++a) {
+    const Field entry = element(cells, a);
+    const long long n = read_integer(entry, "expected a positive integer");
+    if (n < 1) fail(entry, "expected a positive integer, " + describe(entry.node));
+    if (n > kMaxIndex) {
+      fail(entry, "is out of range (at most " + std::to_string(kMaxIndex) + "), " +
+                      describe(entry.node));
+    }
+    grid.cells[a] = static_cast<long>(n);
+  }
+
+  // Each velocity component is one unknown per cell, so cells x dim is the largest global index
+  // the solver creates. Every factor is below 2^31, and the running product is checked before
+  // each multiplication, so the 64-bit arithmetic below cannot overflow.
+  long long unknowns = grid.dim;
+  bool too_many = false;
+  for (int a = 0; a < grid.dim && !too_many; ++a) {
+    unknowns *= grid.cells[a];
+    too_many = unknowns > kMaxIndex;
+  }
+  if (too_many) {
+    std::string product;
+    for (int a = 0; a < grid.dim; ++a) {
+      product += (a > 0 ? " x " : "") + std::to_string(grid.cells[a]);
+    }
+    // The full count can exceed 64 bits (three factors near 2^31), so it is printed exactly
+    // only when it fits and approximately otherwise.
+    long long exact = grid.dim;
+    bool fits = true;
+    for (int a = 0; a < grid.dim && fits; ++a) {
+      fits = exact <= LLONG_MAX / grid.cells[a];
+      if (fits) exact *= grid.cells[a];
+    }
+    std::ostringstream count;
+    if (fits) {
+      count << exact;
+    } else {
+      count.precision(4);
+      count << static_cast<double>(grid.cells[0]) * static_cast<double>(grid.cells[1]) *
+                   static_cast<double>(grid.cells[2]) * grid.dim;
+    }
+    fail(cells, product + " cells times " + std::to_string(grid.dim) + " velocity components is " +
+                    count.str() + " unknowns, but PETSc here uses 32-bit indices and allows at "
+                    "most " + std::to_string(kMaxIndex));
+  }
+
+  if (auto size = map.find("size")) {
+    grid.size = read_vector(*size, grid.dim, [this](const Field& f) { return read_positive(f); });
+    for (int a = grid.dim; a < 3; ++a) grid.size[a] = 1.0;
+  }
+  if (auto origin = map.find("origin")) grid.origin = read_vector(*origin, grid.dim);
+
+  if (auto halo = map.find("halo")) {
+    const long long h = read_integer(*halo, "expected an integer");
+    if (h < kMinHalo || h > kMaxHalo) {
+      fail(*halo, "must be between " + std::to_string(kMinHalo) + " and " +
+                      std::to_string(kMaxHalo) + ", " + describe(halo->node));
+    }
+    grid.halo = static_cast<int>(h);
+  }
+  // A halo wider than the grid would need ghost cells from beyond a periodic neighbour's
+  // neighbour, which the field exchange does not provide.
+  const long smallest = *std::min_element(grid.cells.begin(), grid.cells.begin() + grid.dim);
+  if (grid.halo > smallest) {
+    const auto halo = map.find("halo");
+    fail(halo ? halo->line : map.field().line, map.field().path + ".halo",
+         "halo " + std::to_string(grid.halo) + (halo ? "" : " (the default)") +
+             " exceeds the smallest cell count " + std::to_string(smallest) + " in grid.cells");
+  }
+  return grid;
+}
+
+std::vector<ScalarConfig> JobParser::parse_scalars(const std::optional<Field>& field,
+                                                   int dim) const {
+  std::vector<ScalarConfig> scalars;
+  if (!field) return scalars;
+  const MapReader map(*this, *field, true);
+  for (const MapReader::Entry& entry : map.entries()) {
+    ScalarConfig scalar;
+    scalar.name = entry.key;
+    if (!is_identifier(scalar.name)) {
+      fail(entry.value, "invalid scalar name '" + scalar.name +
+                            "' (use letters, digits and '_', not starting with a digit)");
+    }
+    const MapReader settings(*this, entry.value, true);
+    settings.allow_only({"background", "initial"});
+    if (auto background = settings.find("background")) {
+      scalar.background = read_number(*background);
+    }
+    if (auto initial = settings.find("initial")) {
+      if (!initial->node.IsSequence()) {
+        fail(*initial, "expected a list of blobs, " + describe(initial->node));
+      }
+      for (std::size_t i = 0; i < initial->node.size(); ++i) {
+        scalar.initial.push_back(parse_blob(element(*initial, i), dim));
+      }
+    }
+    scalars.push_back(std::move(scalar));
+  }
+  return scalars;
+}
+
+ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
+  const MapReader map(*this, field, false);
+  map.allow_only({"shape", "center", "radius", "lower", "upper", "value"});
+  const Field shape = map.require("shape");
+  const std::string name = read_string(shape);
+
+  ScalarBlob blob;
+  if (name == "sphere") {
+    map.allow_only({"shape", "center", "radius", "value"}, " for shape 'sphere'");
+    blob.region.shape = Region::Shape::Sphere;
+    blob.region.center = read_vector(map.require("center"), dim);
+    blob.region.radius = read_positive(map.require("radius"));
+  } else if (name == "box") {
+    map.allow_only({"shape", "lower", "upper", "value"}, " for shape 'box'");
+    blob.region.shape = Region::Shape::Box;
+    blob.region.lower = read_vector(map.require("lower"), dim);
+    const Field upper = map.require("upper");
+    blob.region.upper = read_vector(upper, dim);
+    for (int a = 0; a < dim; ++a) {
+      if (!(blob.region.lower[a] < blob.region.upper[a])) {
+        const Field entry = element(upper, a);
+        fail(entry, "must be greater than lower[" + std::to_string(a) + "] = " +
+                        format_number(blob.region.lower[a]) + ", " + describe(entry.node));
+      }
+    }
+  } else {
+    fail(shape, "unknown shape (expected one of: sphere, box), " + describe(shape.node));
+  }
+  blob.value = read_number(map.require("value"));
+  return blob;
+}
+
+BoundaryKind JobParser::parse_kind(const Field& field) const {
+  const std::string name = read_string(field);
+  if (name == "periodic") return BoundaryKind::Periodic;
+  if (name == "no-slip") return BoundaryKind::NoSlip;
+  if (name == "free-slip") return BoundaryKind::FreeSlip;
+  if (name == "inflow") return BoundaryKind::Inflow;
+  if (name == "outflow") return BoundaryKind::Outflow;
+  fail(field, "unknown boundary type (expected one of: periodic, no-slip, free-slip, inflow, "
+              "outflow), " + describe(field.node));
+}
+
+void JobParser::parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
+                               const std::vector<ScalarConfig>& scalars, JobConfig& job) const {
+  // Axes beyond the grid's dimension are treated as periodic, which makes the unused direction
+  // of a 2-D run behave as if it did not exist.
+  for (int a = 0; a < 3; ++a) {
+    const BoundaryKind kind = a < grid.dim ? BoundaryKind::NoSlip : BoundaryKind::Periodic;
+    job.boundary[a][0].kind = kind;
+    job.boundary[a][1].kind = kind;
+  }
+  if (!field) return;
+
+  const MapReader map(*this, *field, true);
+  map.allow_only({"x", "y", "z"});
+  for (int a = 0; a < 3; ++a) {
+    const auto axis = map.find(kAxisNames[a]);
+    if (!axis) continue;
+    if (a >= grid.dim) {
+      fail(*axis, "the grid is " + std::to_string(grid.dim) + "-D (grid.cells has " +
+                      std::to_string(grid.dim) + " entries), so there is no " + kAxisNames[a] +
+                      " boundary");
+    }
+    if (axis->node.IsScalar()) {
+      const BoundaryKind kind = parse_kind(*axis);
+      // One inflow velocity cannot point into the domain on both sides of an axis.
+      if (kind == BoundaryKind::Inflow) {
+        fail(*axis, "inflow needs a map per side, e.g. upper: {type: inflow, velocity: [...]}");
+      }
+      job.boundary[a][0].kind = kind;
+      job.boundary[a][1].kind = kind;
+    } else if (axis->node.IsMap()) {
+      const MapReader sides(*this, *axis, false);
+      sides.allow_only({"lower", "upper"});
+      for (int s = 0; s < 2; ++s) {
+        if (auto side = sides.find(kSideNames[s])) {
+          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
+        }
+      }
+    } else {
+      fail(*axis, "expected a boundary type or a map with lower and upper, " +
+                      describe(axis->node));
+    }
+    // A periodic side wraps around to the opposite side, so it means nothing unless the
+    // opposite side wraps back.
+    const BoundaryKind lower = job.boundary[a][0].kind;
+    const BoundaryKind upper = job.boundary[a][1].kind;
+    if ((lower == BoundaryKind::Periodic) != (upper == BoundaryKind::Periodic)) {
+      fail(*axis, std::string("periodic must be on both sides (lower is ") + to_string(lower) +
+                      ", upper is " + to_string(upper) + ")");
+    }
+  }
+}
+
+FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int dim,
+                                   const std::vector<ScalarConfig>& scalars) const {
+  FaceBoundary face;
+  if (field.node.IsScalar()) {
+    face.kind = parse_kind(field);
+    if (face.kind == BoundaryKind::Inflow) {
+      fail(field, "inflow needs a map with its velocity, e.g. {type: inflow, velocity: [...]}");
+    }
+    return face;
+  }
+  if (!field.node.IsMap()) {
+    fail(field, "expected a boundary type or a map with type, " + describe(field.node));
+  }
+  const MapReader map(*this, field, false);
+  map.allow_only({"type", "velocity", "profile", "scalars"});
+  face.kind = parse_kind(map.require("type"));
+  if (face.kind != BoundaryKind::Inflow) {
+    map.allow_only({"type"}, std::string(" for type '") + to_string(face.kind) + "'");
+    return face;
+  }
+
+  const Field velocity = map.require("velocity");
+  face.velocity = read_vector(velocity, dim);
+  const double normal = face.velocity[axis];
+  const bool inward = side == 0 ? normal > 0.0 : normal < 0.0;
+  if (!inward) {
+    fail(velocity, std::string("inflow velocity must point into the domain (the ") +
+                       kAxisNames[axis] + " component on the " + kSideNames[side] +
+                       " side must be " + (side == 0 ? "> 0" : "< 0") + ", got " +
+                       format_number(normal) + ")");
+  }
+
+  if (auto profile = map.find("profile")) {
+    const std::string name = read_string(*profile);
+    if (name == "uniform") {
+      face.profile = InflowProfile::Uniform;
+    } else if (name == "parabolic") {
+      face.profile = InflowProfile::Parabolic;
+    } else {
+      fail(*profile, "unknown profile (expected one of: uniform, parabolic), " +
+                         describe(profile->node));
+    }
+  }
+
+  if (auto carried = map.find("scalars")) {
+    const MapReader values(*this, *carried, true);
+    for (const MapReader::Entry& entry : values.entries()) {
+      const bool declared = std::any_of(scalars.begin(), scalars.end(), [&](const ScalarConfig& s) {
+        return s.name == entry.key;
+      });
+      if (!declared) {
+        std::vector<std::string> names;
+        for (const ScalarConfig& s : scalars) names.push_back(s.name);
+        fail(entry.value, "unknown scalar '" + entry.key + "' (" +
+                              (names.empty() ? std::string("no scalars are declared")
+                                             : "declared scalars: " + join(names)) +
+                              ")");
+      }
+      face.scalar_values[entry.key] = read_number(entry.value);
+    }
+  }
+  return face;
+}
+
+VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int dim) const {
+  VelocityInit velocity;
+  if (!field) return velocity;
+  const MapReader section(*this, *field, true);
+  section.allow_only({"initial"});
+  const auto initial = section.find("initial");
+  if (!initial) return velocity;
+
+  const MapReader map(*this, *initial, false);
+  map.allow_only({"type", "value", "center", "radius", "strength"});
+  const Field type = map.require("type");
+  const std::string name = read_string(type);
+  if (name == "zero") {
+    map.allow_only({"type"}, " for type 'zero'");
+    velocity.kind = VelocityInit::Kind::Zero;
+  } else if (name == "uniform") {
+    map.allow_only({"type", "value"}, " for type 'uniform'");
+    velocity.kind = VelocityInit::Kind::Uniform;
+    velocity.value = read_vector(map.require("value"), dim);
+  } else if (name == "vortex") {
+    map.allow_only({"type", "center", "radius", "strength"}, " for type 'vortex'");
+    velocity.kind = VelocityInit::Kind::Vortex;
+    velocity.center = read_vector(map.require("center"), dim);
+    velocity.radius = read_positive(map.require("radius"));
+    velocity.strength = read_number(map.require("strength"));
+  } else if (name == "taylor_green") {
+    map.allow_only({"type", "strength"}, " for type 'taylor_green'");
+    velocity.kind = VelocityInit::Kind::TaylorGreen;
+    const auto strength = map.find("strength");
+    velocity.strength = strength ? read_number(*strength) : 1.0;
+  } else {
+    fail(type, "unknown type (expected one of: zero, uniform, vortex, taylor_green), " +
+                   describe(type.node));
+  }
+  return velocity;
+}
+
+TimeConfig JobParser::parse_time(const MapReader& top) const {
+  const MapReader map(*this, top.require("time"), false);
+  map.allow_only({"dt", "end"});
+  TimeConfig time;
+  time.dt = read_positive(map.require("dt"));
+  const Field end = map.require("end");
+  time.end = read_positive(end);
+  if (time.end < time.dt) {
+    fail(end, "must be at least time.dt = " + format_number(time.dt) + ", " +
+                  describe(end.node));
+  }
+  return time;
+}
+
+OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
+  OutputConfig output;
+  if (!field) return output;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"directory", "interval", "initial_frame"});
+  if (auto directory = map.find("directory")) {
+    output.directory = read_string(*directory);
+    if (output.directory.empty()) fail(*directory, "must not be empty");
+  }
+  if (auto interval = map.find("interval")) output.interval = read_non_negative(*interval);
+  if (auto initial = map.find("initial_frame")) output.initial_frame = read_bool(*initial);
+  return output;
+}
+
+/// Reads a whole file. On failure returns false and puts the reason in `error`.
+bool read_file(const std::string& path, std::string& text, std::string& error) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = errno != 0 ? std::strerror(errno) : "cannot open file";
+    return false;
+  }
+  // Reading in chunks rather than through istreambuf_iterator matters: a read error (for
+  // example, the path is a directory) sets badbit here, whereas the iterator would report it as
+  // an empty file.
+  char buffer[1 << 16];
+  while (true) {
+    errno = 0;
+    in.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) {
+      error = errno != 0 ? std::strerror(errno) : "read error";
+      return false;
+    }
+    if (!in) break;
+    // The text is broadcast with an int count; a file this large is not a job file anyway.
+    if (text.size() > static_cast<std::size_t>(INT_MAX)) {
+      error = "file too large to be a job file";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+JobConfig parse_job(const std::string& text, const std::string& source) {
+  return JobParser(source).parse(text);
+}
+
+JobConfig load_job(MPI_Comm comm, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+
+  // Only rank 0 touches the file system, so a thousand ranks do not hammer a shared file
+  // system, and a failure there is known everywhere through the broadcast length (-1), so no
+  // rank is left waiting in a collective that the others skipped.
+  std::string text;
+  std::string error;
+  long long length = -1;
+  if (rank == 0 && read_file(path, text, error)) length = static_cast<long long>(text.size());
+  MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm);
+
+  if (length < 0) {
+    // The reason is broadcast too, because errno only means something on rank 0.
+    int error_length = static_cast<int>(error.size());
+    MPI_Bcast(&error_length, 1, MPI_INT, 0, comm);
+    error.resize(static_cast<std::size_t>(error_length));
+    MPI_Bcast(error.data(), error_length, MPI_CHAR, 0, comm);
+    throw JobError("cannot read job file '" + path + "': " + error);
+  }
+
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  // Every rank parses the same text, so every rank throws the same JobError or none does.
+  return parse_job(text, path);
+}
+
+}  // namespace sf
