@@ -1,0 +1,190 @@
+// Fields and fill_ghosts(): the halo exchange is PETSc's DMGlobalToLocal; what PETSc cannot know,
+// the physical boundary conditions outside the domain, is applied here from the field's
+// FieldBoundary. See field.hpp for the ghost rules.
+#include "field.hpp"
+
+#include <algorithm>
+
+namespace sf {
+
+namespace {
+
+/// Rule for a cell-centred scalar on one side of the domain.
+GhostFill scalar_fill(const FaceBoundary& face, const std::string& name) {
+  switch (face.kind) {
+    case BoundaryKind::Periodic:
+      return {GhostRule::Periodic, 0.0, InflowProfile::Uniform};
+    case BoundaryKind::Inflow: {
+      const auto it = face.scalar_values.find(name);
+      return {GhostRule::Odd, it == face.scalar_values.end() ? 0.0 : it->second,
+              InflowProfile::Uniform};
+    }
+    case BoundaryKind::NoSlip:
+    case BoundaryKind::FreeSlip:
+    case BoundaryKind::Outflow:
+      break;
+  }
+  return {GhostRule::Even, 0.0, InflowProfile::Uniform};
+}
+
+/// Rule for velocity component `component` on a face normal to `axis`.
+GhostFill velocity_fill(const FaceBoundary& face, int component, int axis) {
+  const bool normal = component == axis;
+  switch (face.kind) {
+    case BoundaryKind::Periodic:
+      return {GhostRule::Periodic, 0.0, InflowProfile::Uniform};
+    case BoundaryKind::NoSlip:
+      return {GhostRule::Odd, 0.0, InflowProfile::Uniform};
+    case BoundaryKind::FreeSlip:
+      return normal ? GhostFill{GhostRule::Odd, 0.0, InflowProfile::Uniform}
+                    : GhostFill{GhostRule::Even, 0.0, InflowProfile::Uniform};
+    case BoundaryKind::Inflow:
+      return {GhostRule::Odd, face.velocity[component], face.profile};
+    case BoundaryKind::Outflow:
+      break;
+  }
+  return {GhostRule::Even, 0.0, InflowProfile::Uniform};
+}
+
+}  // namespace
+
+PetscErrorCode Field::allocate(const Grid& grid, DM dm, const std::string& name,
+                               int components) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  dm_ = dm;
+  name_ = name;
+  components_ = components;
+  PetscCall(DMCreateGlobalVector(dm, global_.replace()));
+  PetscCall(DMCreateLocalVector(dm, local_.replace()));
+  PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(global_.get()), name.c_str()));
+  PetscCall(VecSet(global_, 0.0));
+  PetscCall(VecSet(local_, 0.0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Field::setup_scalar(const Grid& grid, const std::string& name) {
+  PetscFunctionBeginUser;
+  PetscCall(allocate(grid, grid.cell_dm(), name, 1));
+  stagger_ = {-1, -1, -1};
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) boundary_[0][a][s] = scalar_fill(grid.face_boundary(a, s), name);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Field::setup_velocity(const Grid& grid) {
+  PetscFunctionBeginUser;
+  PetscCall(allocate(grid, grid.face_dm(), "velocity", grid.dim()));
+  stagger_ = {0, 1, 2};
+  for (int c = 0; c < grid.dim(); ++c)
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) boundary_[c][a][s] = velocity_fill(grid.face_boundary(a, s), c, a);
+  PetscFunctionReturn(0);
+}
+
+double Field::boundary_value(const GhostFill& fill, int axis, PetscInt i, PetscInt j, PetscInt k,
+                             int component) const {
+  if (fill.profile == InflowProfile::Uniform) return fill.value;
+  // Parabolic: 4 s (1 - s) across every non-periodic tangential axis, 0 outside the face.
+  const PetscInt index[3] = {i, j, k};
+  double weight = 1.0;
+  for (int t = 0; t < grid_->dim(); ++t) {
+    if (t == axis || grid_->periodic(t)) continue;
+    const double x = grid_->sample_position(t, index[t], stagger_[component]);
+    const double s = std::clamp((x - grid_->origin(t)) / grid_->length(t), 0.0, 1.0);
+    weight *= 4.0 * s * (1.0 - s);
+  }
+  return fill.value * weight;
+}
+
+PetscErrorCode Field::fill_ghosts() {
+  PetscFunctionBeginUser;
+  PetscCall(set_boundary_faces());
+  PetscCall(DMGlobalToLocalBegin(dm_, global_, INSERT_VALUES, local_));
+  PetscCall(DMGlobalToLocalEnd(dm_, global_, INSERT_VALUES, local_));
+  PetscCall(fill_physical_ghosts());
+  PetscFunctionReturn(0);
+}
+
+// Dirichlet faces (Odd rules on the component normal to the face) are real entries of the global
+// vector; they are set here so that every consumer, output included, sees the boundary value.
+PetscErrorCode Field::set_boundary_faces() {
+  PetscFunctionBeginUser;
+  PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArray(global_, &data));
+  PetscCall(grid_->global_view(dm_, data, &u));
+  for (int c = 0; c < components_; ++c) {
+    const int a = stagger_[c];
+    if (a < 0 || grid_->periodic(a)) continue;
+    const IndexBox owned = grid_->owned_faces(c);
+    for (int side = 0; side < 2; ++side) {
+      const GhostFill& fill = boundary_[c][a][side];
+      if (fill.rule != GhostRule::Odd) continue;
+      const PetscInt face = side == 0 ? 0 : grid_->cells(a);
+      if (face < owned.lo[a] || face >= owned.hi[a]) continue;
+      IndexBox plane = owned;
+      plane.lo[a] = face;
+      plane.hi[a] = face + 1;
+      for_each_index(plane, [&](PetscInt i, PetscInt j, PetscInt k) {
+        u(i, j, k, c) = boundary_value(fill, a, i, j, k, c);
+      });
+    }
+  }
+  PetscCall(VecRestoreArray(global_, &data));
+  PetscFunctionReturn(0);
+}
+
+// Axes are filled one after another over the full ghosted extent of the other axes, so edge and
+// corner ghosts (outside the domain on two or three axes) end up reflected in every axis.
+PetscErrorCode Field::fill_physical_ghosts() {
+  PetscFunctionBeginUser;
+  PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArray(local_, &data));
+  PetscCall(grid_->local_view(dm_, data, &u));
+  const std::array<PetscInt, 3> lo = u.start;
+  const std::array<PetscInt, 3> hi = {u.start[0] + u.width[0], u.start[1] + u.width[1],
+                                      u.start[2] + u.width[2]};
+  for (int a = 0; a < grid_->dim(); ++a) {
+    if (grid_->periodic(a)) continue;
+    const PetscInt n = grid_->cells(a);
+    for (int c = 0; c < components_; ++c) {
+      const bool staggered = stagger_[c] == a;
+      // Largest valid sample index along a: the upper boundary face, or the last cell.
+      const PetscInt last = staggered ? n : n - 1;
+      for (int side = 0; side < 2; ++side) {
+        const GhostFill& fill = boundary_[c][a][side];
+        IndexBox ghosts{lo, hi};
+        if (side == 0) {
+          ghosts.hi[a] = std::min<PetscInt>(0, hi[a]);
+        } else {
+          ghosts.lo[a] = std::max<PetscInt>(last + 1, lo[a]);
+        }
+        if (ghosts.size(a) <= 0) continue;
+        for_each_index(ghosts, [&](PetscInt i, PetscInt j, PetscInt k) {
+          const std::array<PetscInt, 3> g = {i, j, k};
+          std::array<PetscInt, 3> m = g;
+          // Reflection in the boundary plane: about face 0 / face n for a staggered component,
+          // about the plane half a cell outside cell 0 / cell n-1 otherwise.
+          if (side == 0) {
+            m[a] = staggered ? -g[a] : -g[a] - 1;
+          } else {
+            m[a] = staggered ? 2 * n - g[a] : 2 * n - 1 - g[a];
+          }
+          // Only the face DM's unused slot beyond a tangential component's last ghost can reach
+          // past the opposite boundary when the halo equals the cell count.
+          m[a] = std::clamp<PetscInt>(m[a], 0, last);
+          const PetscScalar mirrored = u(m[0], m[1], m[2], c);
+          u(i, j, k, c) = fill.rule == GhostRule::Odd
+                              ? 2.0 * boundary_value(fill, a, i, j, k, c) - mirrored
+                              : mirrored;
+        });
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(local_, &data));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
