@@ -1,0 +1,328 @@
+// Collective HDF5 output of frames (layout in hdf5_writer.hpp). Every rank opens the file with
+// the MPI-IO driver, selects the hyperslab of the cells it owns and takes part in one collective
+// H5Dwrite per dataset; only the tiny XDMF index is written by rank 0 alone.
+#include "hdf5_writer.hpp"
+
+#include <hdf5.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace sf {
+
+namespace {
+
+/// Closes an HDF5 identifier when it goes out of scope. A negative id means the call that made
+/// it failed; such an id is never closed.
+class H5Id {
+public:
+  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~H5Id() {
+    if (id_ >= 0) (void)close_(id_);
+  }
+  H5Id(const H5Id&) = delete;
+  H5Id& operator=(const H5Id&) = delete;
+  operator hid_t() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  /// Closes now and reports whether the close itself worked (a file close flushes data).
+  bool close() {
+    const bool ok = id_ < 0 || close_(id_) >= 0;
+    id_ = -1;
+    return ok;
+  }
+
+private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+herr_t remember_deepest(unsigned, const H5E_error2_t* error, void* data) {
+  auto* message = static_cast<std::string*>(data);
+  if (error->desc && error->desc[0]) *message = error->desc;
+  return 0;
+}
+
+/// The innermost description on HDF5's error stack, e.g. "unable to open file" or the
+/// operating system's reason, to be quoted in our own message. Clears the stack.
+std::string hdf5_error_message() {
+  std::string message;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, remember_deepest, &message);
+  H5Eclear2(H5E_DEFAULT);
+  return message.empty() ? std::string("unknown HDF5 error") : message;
+}
+
+/// A hyperslab of a global array, slowest axis first (HDF5 and XDMF order).
+struct Slab {
+  std::vector<hsize_t> global, offset, count;
+};
+
+/// The slab of `box` (x, y, z order) in an array of `extent` cells per axis, as HDF5 wants it.
+/// `components` > 1 appends a fastest-varying component axis.
+Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3>& extent,
+               int components) {
+  Slab slab;
+  for (int a = dim - 1; a >= 0; --a) {
+    slab.global.push_back(static_cast<hsize_t>(extent[a]));
+    slab.offset.push_back(static_cast<hsize_t>(box.lo[a]));
+    slab.count.push_back(static_cast<hsize_t>(box.size(a)));
+  }
+  if (components > 1) {
+    slab.global.push_back(static_cast<hsize_t>(components));
+    slab.offset.push_back(0);
+    slab.count.push_back(static_cast<hsize_t>(components));
+  }
+  return slab;
+}
+
+/// Creates dataset `name` under `parent` and writes this rank's slab collectively.
+/// Returns false if any HDF5 call failed; `error` then holds the reason.
+bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, const double* data,
+                   hid_t transfer, std::string* error) {
+  const int rank = static_cast<int>(slab.global.size());
+  H5Id filespace(H5Screate_simple(rank, slab.global.data(), nullptr), H5Sclose);
+  H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
+  H5Id dataset(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, filespace, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose);
+  bool ok = filespace.valid() && memspace.valid() && dataset.valid();
+  ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
+                                 slab.count.data(), nullptr) >= 0;
+  ok = ok && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, data) >= 0;
+  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+template <typename T>
+bool write_attribute(hid_t object, const char* name, hid_t type, const T* values, hsize_t count,
+                     std::string* error) {
+  H5Id space(H5Screate_simple(1, &count, nullptr), H5Sclose);
+  H5Id attribute(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const bool ok = space.valid() && attribute.valid() && H5Awrite(attribute, type, values) >= 0;
+  if (!ok) *error = std::string("attribute ") + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// True on every rank only if `ok` holds on every rank.
+PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
+  PetscFunctionBeginUser;
+  int local = ok ? 1 : 0, global = 0;
+  PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
+  *all_ok = global == 1;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  std::string reason;
+  bool ok = true;
+  if (rank == 0) {
+    std::error_code code;
+    std::filesystem::create_directories(path, code);
+    ok = !code && std::filesystem::is_directory(path);
+    if (!ok) reason = code ? code.message() : "exists and is not a directory";
+  }
+  bool all_ok;
+  PetscCall(agree(comm, ok, &all_ok));
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
+             path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
+                                     const std::string& text) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  std::string reason;
+  bool ok = true;
+  if (rank == 0) {
+    const std::string temporary = path + ".tmp";
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.flush();
+      ok = static_cast<bool>(out);
+    }
+    if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) ok = false;
+    if (!ok) {
+      reason = std::strerror(errno);
+      std::remove(temporary.c_str());
+    }
+  }
+  bool all_ok;
+  PetscCall(agree(comm, ok, &all_ok));
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
+             reason.c_str());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FrameWriter::setup(const Grid& grid, const OutputConfig& output,
+                                  const std::string& name) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  directory_ = output.directory;
+  name_ = name;
+  frames_.clear();
+  // We report HDF5 failures ourselves, naming the file; HDF5's own stack dump on every rank
+  // would bury that message.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  PetscCall(make_directory(grid.comm(), directory_));
+  PetscFunctionReturn(0);
+}
+
+std::string FrameWriter::frame_path(int frame) const {
+  char number[16];
+  std::snprintf(number, sizeof number, "%06d", frame);
+  return directory_ + "/" + name_ + "_" + number + ".h5";
+}
+
+std::string FrameWriter::index_path() const { return directory_ + "/" + name_ + ".xmf"; }
+
+PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field>& scalars,
+                                  PetscInt step, double time) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const MPI_Comm comm = grid.comm();
+  const int frame = frames_written();
+  const std::string path = frame_path(frame);
+  const std::string temporary = path + ".tmp";
+  const IndexBox& owned = grid.owned_cells();
+  const std::array<PetscInt, 3> cells = {grid.cells(0), grid.cells(1), grid.cells(2)};
+
+  // Velocity at cell centres: the mean of each cell's lower and upper face, read from the local
+  // vector so that the upper face of a rank's last cell comes from the halo.
+  std::vector<double> centred(static_cast<size_t>(owned.count()) * 3, 0.0);
+  {
+    const PetscScalar* data;
+    ArrayView u;
+    PetscCall(VecGetArrayRead(velocity.local(), &data));
+    PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+    size_t n = 0;
+    for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
+      for (PetscInt j = owned.lo[1]; j < owned.hi[1]; ++j)
+        for (PetscInt i = owned.lo[0]; i < owned.hi[0]; ++i, n += 3)
+          for (int c = 0; c < dim; ++c) {
+            const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
+            centred[n + c] = 0.5 * (u(i, j, k, c) + u(up[0], up[1], up[2], c));
+          }
+    PetscCall(VecRestoreArrayRead(velocity.local(), &data));
+  }
+
+  std::string error;
+  bool ok = true;
+  {
+    H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    ok = access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
+    H5Id file(ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1,
+              H5Fclose);
+    if (!file.valid()) error = hdf5_error_message();
+    bool all_ok;
+    PetscCall(agree(comm, file.valid(), &all_ok));
+    PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output frame '%s': %s",
+               temporary.c_str(), error.c_str());
+
+    H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+    ok = transfer.valid() && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) >= 0;
+
+    // Attributes: identical values on every rank, as parallel HDF5 requires.
+    const long long step_value = step, frame_value = frame, dim_value = dim;
+    long long cell_counts[3];
+    double origin[3], spacing[3];
+    for (int a = 0; a < dim; ++a) {
+      cell_counts[a] = cells[a];
+      origin[a] = grid.origin(a);
+      spacing[a] = grid.spacing(a);
+    }
+    ok = ok && write_attribute(file, "time", H5T_NATIVE_DOUBLE, &time, 1, &error);
+    ok = ok && write_attribute(file, "step", H5T_NATIVE_LLONG, &step_value, 1, &error);
+    ok = ok && write_attribute(file, "frame", H5T_NATIVE_LLONG, &frame_value, 1, &error);
+    ok = ok && write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dim_value, 1, &error);
+    ok = ok && write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, &error);
+    ok = ok && write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, &error);
+    ok = ok && write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, &error);
+
+    ok = ok && write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
+                             transfer, &error);
+    for (const Field& scalar : scalars) {
+      const PetscScalar* data;
+      PetscCall(VecGetArrayRead(scalar.global(), &data));
+      ok = ok && write_dataset(file, scalar.name(), make_slab(dim, owned, cells, 1), data,
+                               transfer, &error);
+      PetscCall(VecRestoreArrayRead(scalar.global(), &data));
+    }
+
+    // Raw face values, one dataset per component with its own face counts.
+    H5Id faces(ok ? H5Gcreate2(file, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1,
+               H5Gclose);
+    ok = ok && faces.valid();
+    const PetscScalar* data;
+    ArrayView u;
+    PetscCall(VecGetArrayRead(velocity.global(), &data));
+    PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+    static const char* axis_names[3] = {"x", "y", "z"};
+    for (int c = 0; c < dim && ok; ++c) {
+      const IndexBox box = grid.owned_faces(c);
+      std::array<PetscInt, 3> extent = cells;
+      for (int a = 0; a < dim; ++a) extent[a] = grid.face_count(c, a);
+      std::vector<double> packed(static_cast<size_t>(box.count()));
+      size_t n = 0;
+      for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
+        for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j)
+          for (PetscInt i = box.lo[0]; i < box.hi[0]; ++i) packed[n++] = u(i, j, k, c);
+      ok = write_dataset(faces, axis_names[c], make_slab(dim, box, extent, 1), packed.data(),
+                         transfer, &error);
+    }
+    PetscCall(VecRestoreArrayRead(velocity.global(), &data));
+    // Closing the file flushes every rank's data; a failure here (e.g. a full disk) is as fatal
+    // as a failed write.
+    if (!faces.close() || !file.close()) {
+      if (ok) error = hdf5_error_message();
+      ok = false;
+    }
+  }
+
+  bool all_ok;
+  PetscCall(agree(comm, ok, &all_ok));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (all_ok && rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    ok = false;
+    error = std::string("rename from ") + temporary + ": " + std::strerror(errno);
+  }
+  if (all_ok) PetscCall(agree(comm, ok, &all_ok));
+  if (!all_ok && rank == 0) std::remove(temporary.c_str());
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write output frame '%s': %s",
+             path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+
+  if (attributes_.empty()) {
+    attributes_.push_back({"velocity", "/velocity", 3});
+    for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
+  }
+  frames_.push_back({std::filesystem::path(path).filename().string(), time});
+  PetscCall(write_index());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FrameWriter::write_index() {
+  PetscFunctionBeginUser;
+  XdmfGrid geometry;
+  geometry.dim = grid_->dim();
+  for (int a = 0; a < 3; ++a) {
+    geometry.cells[a] = grid_->cells(a);
+    geometry.origin[a] = grid_->origin(a);
+    geometry.spacing[a] = grid_->spacing(a);
+  }
+  PetscCall(write_text_atomically(grid_->comm(), index_path(),
+                                  render_xdmf(geometry, attributes_, frames_)));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf

@@ -1,0 +1,56 @@
+// Output frames: one HDF5 file per frame, written collectively by every rank through HDF5's
+// MPI-IO driver (each rank writes its own hyperslab; nothing is gathered on one rank), indexed by
+// an XDMF file so that ParaView opens <directory>/<name>.xmf directly.
+//
+// Contents of <directory>/<name>_NNNNNN.h5 (dataset shapes slowest axis first: [nz,] ny, nx):
+//   /velocity            [nz,] ny, nx, 3   velocity averaged to cell centres (w = 0 in 2D)
+//   /<scalar>            [nz,] ny, nx      every scalar, at cell centres
+//   /face_velocity/x|y|z                   the raw MAC face values of each component, shape
+//                                          cells + 1 along its own non-periodic axis
+//   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order)
+// A frame is written as <file>.tmp and renamed when it is complete, so an interrupted run never
+// leaves a truncated frame under a final name.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "field.hpp"
+#include "xdmf.hpp"
+
+namespace sf {
+
+class FrameWriter {
+public:
+  /// Creates the output directory (rank 0) and prepares the XDMF index. Collective.
+  PetscErrorCode setup(const Grid& grid, const OutputConfig& output, const std::string& name);
+
+  /// Writes the next frame. `velocity` must have up-to-date ghosts (the cell-centre average
+  /// reads the upper face of every cell). Collective.
+  PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, PetscInt step,
+                       double time);
+
+  int frames_written() const { return static_cast<int>(frames_.size()); }
+  /// Path of frame number `frame` (0-based).
+  std::string frame_path(int frame) const;
+  std::string index_path() const;
+
+private:
+  PetscErrorCode write_index();
+
+  const Grid* grid_ = nullptr;
+  std::string directory_;
+  std::string name_;
+  std::vector<XdmfFrame> frames_;
+  std::vector<XdmfAttribute> attributes_;
+};
+
+/// Creates `path` and its parents on rank 0 and agrees on the outcome on every rank. Collective.
+PetscErrorCode make_directory(MPI_Comm comm, const std::string& path);
+
+/// Rank 0 writes `text` to `path` through a temporary file and a rename, so readers only ever
+/// see a complete file. Collective (every rank learns whether it worked).
+PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
+                                     const std::string& text);
+
+}  // namespace sf

@@ -1,0 +1,69 @@
+// XDMF 3 for a cell-centred time series on a uniform grid. XDMF lists CoRectMesh dimensions,
+// origin and spacing slowest axis first (z y x), and the dimensions count nodes (cells + 1);
+// attribute DataItems give the HDF5 dataset shape, also slowest axis first.
+#include "xdmf.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace sf {
+
+namespace {
+
+std::string format_double(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& attributes,
+                        const std::vector<XdmfFrame>& frames) {
+  const int dim = grid.dim;
+  std::string nodes, cells, origin, spacing;
+  for (int a = dim - 1; a >= 0; --a) {
+    const char* sep = a == dim - 1 ? "" : " ";
+    nodes += sep + std::to_string(grid.cells[a] + 1);
+    cells += sep + std::to_string(grid.cells[a]);
+    origin += sep + format_double(grid.origin[a]);
+    spacing += sep + format_double(grid.spacing[a]);
+  }
+  const std::string topology = dim == 3 ? "3DCoRectMesh" : "2DCoRectMesh";
+  const std::string geometry = dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY";
+
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" ?>\n"
+      << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+      << "<Xdmf Version=\"3.0\">\n"
+      << "  <Domain>\n"
+      << "    <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const XdmfFrame& frame : frames) {
+    out << "      <Grid Name=\"frame\" GridType=\"Uniform\">\n"
+        << "        <Time Value=\"" << format_double(frame.time) << "\"/>\n"
+        << "        <Topology TopologyType=\"" << topology << "\" Dimensions=\"" << nodes
+        << "\"/>\n"
+        << "        <Geometry GeometryType=\"" << geometry << "\">\n"
+        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
+        << dim << "\">" << origin << "</DataItem>\n"
+        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
+        << dim << "\">" << spacing << "</DataItem>\n"
+        << "        </Geometry>\n";
+    for (const XdmfAttribute& attribute : attributes) {
+      const bool vector = attribute.components > 1;
+      out << "        <Attribute Name=\"" << attribute.name << "\" AttributeType=\""
+          << (vector ? "Vector" : "Scalar") << "\" Center=\"Cell\">\n"
+          << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
+          << cells << (vector ? " " + std::to_string(attribute.components) : "") << "\">"
+          << frame.file << ":" << attribute.dataset << "</DataItem>\n"
+          << "        </Attribute>\n";
+    }
+    out << "      </Grid>\n";
+  }
+  out << "    </Grid>\n"
+      << "  </Domain>\n"
+      << "</Xdmf>\n";
+  return out.str();
+}
+
+}  // namespace sf
