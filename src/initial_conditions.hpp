@@ -1,0 +1,20 @@
+// Initial state from the job: analytic velocity fields sampled exactly at face centres, and
+// scalars set region by region at cell centres. Sampling (rather than averaging) keeps every
+// value a pure function of its global index, so the state is identical on any rank count.
+#pragma once
+
+#include "field.hpp"
+
+namespace sf {
+
+/// True if the point x (x, y, z order; z ignored in 2D) lies inside `region`.
+bool region_contains(const Region& region, const double x[3], int dim);
+
+/// Sets the owned face velocities from `init`. Tangential slots of the face DM's extra upper
+/// layer are left at 0 (they are not faces of the domain).
+PetscErrorCode set_initial_velocity(const VelocityInit& init, Field& velocity);
+
+/// Sets the owned cells of `scalar` to the background, then to each blob's value inside it.
+PetscErrorCode set_initial_scalar(const ScalarConfig& config, Field& scalar);
+
+}  // namespace sf
