@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -197,6 +198,19 @@ std::string default_name(const std::string& source) {
   return stem.empty() ? "job" : stem;
 }
 
+bool is_declared(const std::vector<ScalarConfig>& scalars, const std::string& name) {
+  return std::any_of(scalars.begin(), scalars.end(),
+                     [&](const ScalarConfig& s) { return s.name == name; });
+}
+
+/// "declared scalars: a, b" or "no scalars are declared", for unknown-scalar messages.
+std::string declared_scalars(const std::vector<ScalarConfig>& scalars) {
+  if (scalars.empty()) return "no scalars are declared";
+  std::vector<std::string> names;
+  for (const ScalarConfig& s : scalars) names.push_back(s.name);
+  return "declared scalars: " + join(names);
+}
+
 class JobParser;
 
 /// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
@@ -213,7 +227,7 @@ public:
 
   /// Rejects every key not in `allowed`; `context` refines the message for maps whose valid keys
   /// depend on their `type`.
-  void allow_only(std::initializer_list<const char*> allowed, const std::string& context = "") const;
+  void allow_only(const std::vector<std::string>& allowed, const std::string& context = "") const;
 
   std::optional<Field> find(const std::string& key) const;
   Field require(const std::string& key) const;
@@ -325,15 +339,34 @@ public:
   }
 
 private:
+  /// The entries of an optional list; a list that is left out or left empty has none.
+  std::vector<Field> list_items(const std::optional<Field>& field, const std::string& what) const;
+  /// The region described by the region keys of `map` (shape and the keys that shape takes),
+  /// which may hold `extra` keys of its own besides them.
+  Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
+
   GridConfig parse_grid(const MapReader& top) const;
   std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
   ScalarBlob parse_blob(const Field& field, int dim) const;
+  ScalarSource parse_source(const Field& field, int dim) const;
   void parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
                       const std::vector<ScalarConfig>& scalars, JobConfig& job) const;
   FaceBoundary parse_side(const Field& field, int axis, int side, int dim,
                           const std::vector<ScalarConfig>& scalars) const;
   BoundaryKind parse_kind(const Field& field) const;
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
+  FluidConfig parse_fluid(const std::optional<Field>& field) const;
+  AdvectionConfig parse_advection(const std::optional<Field>& field, const GridConfig& grid) const;
+  ForcesConfig parse_forces(const std::optional<Field>& field, const GridConfig& grid,
+                            const std::vector<ScalarConfig>& scalars) const;
+  BuoyancyConfig parse_buoyancy(const Field& field, int dim,
+                                const std::vector<ScalarConfig>& scalars) const;
+  void check_buoyancy_scalar(const MapReader& map, const char* name_key,
+                             const char* coefficient_key, const std::string& name,
+                             double coefficient, const std::vector<ScalarConfig>& scalars) const;
+  WindConfig parse_wind(const Field& field, int dim) const;
+  std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim) const;
+  SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver) const;
   TimeConfig parse_time(const MapReader& top) const;
   OutputConfig parse_output(const std::optional<Field>& field) const;
 
@@ -368,15 +401,13 @@ MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_nul
   }
 }
 
-void MapReader::allow_only(std::initializer_list<const char*> allowed,
+void MapReader::allow_only(const std::vector<std::string>& allowed,
                            const std::string& context) const {
   for (const Entry& entry : entries_) {
-    const bool known = std::any_of(allowed.begin(), allowed.end(),
-                                   [&](const char* name) { return entry.key == name; });
+    const bool known = std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end();
     if (!known) {
-      std::vector<std::string> names(allowed.begin(), allowed.end());
       parser_.fail(entry.value.line, entry.value.path,
-                   "unknown key" + context + " (expected one of: " + join(names) + ")");
+                   "unknown key" + context + " (expected one of: " + join(allowed) + ")");
     }
   }
 }
@@ -413,8 +444,8 @@ JobConfig JobParser::parse(const std::string& text) const {
 
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false);
-  top.allow_only(
-      {"name", "grid", "boundary", "velocity", "scalars", "time", "output", "petsc_options"});
+  top.allow_only({"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection", "forces",
+                  "obstacles", "time", "pressure", "diffusion", "output", "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -430,13 +461,21 @@ JobConfig JobParser::parse(const std::string& text) const {
     job.name = default_name(source_);
   }
 
-  // The grid fixes the dimension that every vector below is checked against, and the scalars
-  // must be known before inflow faces can name them, hence this order.
+  // The grid fixes the dimension that every vector below is checked against and the halo that
+  // some schemes need, and the scalars must be known before inflow faces and buoyancy can name
+  // them, hence this order.
   job.grid = parse_grid(top);
-  job.scalars = parse_scalars(top.find("scalars"), job.grid.dim);
+  const int dim = job.grid.dim;
+  job.scalars = parse_scalars(top.find("scalars"), dim);
   parse_boundary(top.find("boundary"), job.grid, job.scalars, job);
-  job.velocity = parse_velocity(top.find("velocity"), job.grid.dim);
+  job.velocity = parse_velocity(top.find("velocity"), dim);
+  job.fluid = parse_fluid(top.find("fluid"));
+  job.advection = parse_advection(top.find("advection"), job.grid);
+  job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
+  job.obstacles = parse_obstacles(top.find("obstacles"), dim);
   job.time = parse_time(top);
+  job.pressure = parse_solver(top.find("pressure"), job.pressure);
+  job.diffusion = parse_solver(top.find("diffusion"), job.diffusion);
   job.output = parse_output(top.find("output"));
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   return job;
@@ -537,53 +576,122 @@ std::vector<ScalarConfig> JobParser::parse_scalars(const std::optional<Field>& f
                             "' (use letters, digits and '_', not starting with a digit)");
     }
     const MapReader settings(*this, entry.value, true);
-    settings.allow_only({"background", "initial"});
+    settings.allow_only({"background", "initial", "diffusion", "dissipation", "sources"});
     if (auto background = settings.find("background")) {
       scalar.background = read_number(*background);
     }
-    if (auto initial = settings.find("initial")) {
-      if (!initial->node.IsSequence()) {
-        fail(*initial, "expected a list of blobs, " + describe(initial->node));
-      }
-      for (std::size_t i = 0; i < initial->node.size(); ++i) {
-        scalar.initial.push_back(parse_blob(element(*initial, i), dim));
-      }
+    for (const Field& blob : list_items(settings.find("initial"), "blobs")) {
+      scalar.initial.push_back(parse_blob(blob, dim));
+    }
+    if (auto diffusion = settings.find("diffusion")) {
+      scalar.diffusion = read_non_negative(*diffusion);
+    }
+    if (auto dissipation = settings.find("dissipation")) {
+      scalar.dissipation = read_non_negative(*dissipation);
+    }
+    for (const Field& source : list_items(settings.find("sources"), "sources")) {
+      scalar.sources.push_back(parse_source(source, dim));
     }
     scalars.push_back(std::move(scalar));
   }
   return scalars;
 }
 
-ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
-  const MapReader map(*this, field, false);
-  map.allow_only({"shape", "center", "radius", "lower", "upper", "value"});
+std::vector<Field> JobParser::list_items(const std::optional<Field>& field,
+                                         const std::string& what) const {
+  std::vector<Field> items;
+  if (!field || field->node.IsNull()) return items;
+  if (!field->node.IsSequence()) {
+    fail(*field, "expected a list of " + what + ", " + describe(field->node));
+  }
+  for (std::size_t i = 0; i < field->node.size(); ++i) items.push_back(element(*field, i));
+  return items;
+}
+
+Region JobParser::parse_region(const MapReader& map, int dim,
+                               const std::vector<std::string>& extra) const {
+  // The keys of one shape plus the item's own keys; every other key is an error, including one
+  // that only another shape takes (a radius on a box would otherwise be silently ignored).
+  const auto keys = [&extra](std::vector<std::string> shape_keys) {
+    shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
+    return shape_keys;
+  };
+  map.allow_only(keys({"shape", "center", "radius", "axis", "lower", "upper"}));
   const Field shape = map.require("shape");
   const std::string name = read_string(shape);
 
-  ScalarBlob blob;
+  Region region;
   if (name == "sphere") {
-    map.allow_only({"shape", "center", "radius", "value"}, " for shape 'sphere'");
-    blob.region.shape = Region::Shape::Sphere;
-    blob.region.center = read_vector(map.require("center"), dim);
-    blob.region.radius = read_positive(map.require("radius"));
+    map.allow_only(keys({"shape", "center", "radius"}), " for shape 'sphere'");
+    region.shape = Region::Shape::Sphere;
+    region.center = read_vector(map.require("center"), dim);
+    region.radius = read_positive(map.require("radius"));
+  } else if (name == "cylinder") {
+    map.allow_only(keys({"shape", "center", "radius", "axis"}), " for shape 'cylinder'");
+    region.shape = Region::Shape::Cylinder;
+    region.center = read_vector(map.require("center"), dim);
+    region.radius = read_positive(map.require("radius"));
+    if (auto axis = map.find("axis")) {
+      const std::string axis_name = read_string(*axis);
+      const auto* found = std::find_if(std::begin(kAxisNames), std::end(kAxisNames),
+                                       [&](const char* n) { return axis_name == n; });
+      if (found == std::end(kAxisNames)) {
+        fail(*axis, "unknown axis (expected one of: x, y, z), " + describe(axis->node));
+      }
+      region.axis = static_cast<int>(found - std::begin(kAxisNames));
+      // A 2-D job is a slice normal to z, so only a cylinder along z cuts it in a disc.
+      if (dim == 2 && region.axis != 2) {
+        fail(*axis, "a cylinder in a 2-D job must run along z (it is then a disc), " +
+                        describe(axis->node));
+      }
+    }
   } else if (name == "box") {
-    map.allow_only({"shape", "lower", "upper", "value"}, " for shape 'box'");
-    blob.region.shape = Region::Shape::Box;
-    blob.region.lower = read_vector(map.require("lower"), dim);
+    map.allow_only(keys({"shape", "lower", "upper"}), " for shape 'box'");
+    region.shape = Region::Shape::Box;
+    region.lower = read_vector(map.require("lower"), dim);
     const Field upper = map.require("upper");
-    blob.region.upper = read_vector(upper, dim);
+    region.upper = read_vector(upper, dim);
     for (int a = 0; a < dim; ++a) {
-      if (!(blob.region.lower[a] < blob.region.upper[a])) {
+      if (!(region.lower[a] < region.upper[a])) {
         const Field entry = element(upper, a);
         fail(entry, "must be greater than lower[" + std::to_string(a) + "] = " +
-                        format_number(blob.region.lower[a]) + ", " + describe(entry.node));
+                        format_number(region.lower[a]) + ", " + describe(entry.node));
       }
     }
   } else {
-    fail(shape, "unknown shape (expected one of: sphere, box), " + describe(shape.node));
+    fail(shape, "unknown shape (expected one of: sphere, box, cylinder), " + describe(shape.node));
   }
+  return region;
+}
+
+ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
+  const MapReader map(*this, field, false);
+  ScalarBlob blob;
+  blob.region = parse_region(map, dim, {"value"});
   blob.value = read_number(map.require("value"));
   return blob;
+}
+
+ScalarSource JobParser::parse_source(const Field& field, int dim) const {
+  const MapReader map(*this, field, false);
+  ScalarSource source;
+  source.region = parse_region(map, dim, {"mode", "value", "velocity"});
+  if (auto mode = map.find("mode")) {
+    const std::string name = read_string(*mode);
+    if (name == "set") {
+      source.mode = ScalarSource::Mode::Set;
+    } else if (name == "add") {
+      source.mode = ScalarSource::Mode::Add;
+    } else {
+      fail(*mode, "unknown mode (expected one of: set, add), " + describe(mode->node));
+    }
+  }
+  source.value = read_number(map.require("value"));
+  if (auto velocity = map.find("velocity")) {
+    source.velocity = read_vector(*velocity, dim);
+    source.has_velocity = true;
+  }
+  return source;
 }
 
 BoundaryKind JobParser::parse_kind(const Field& field) const {
@@ -665,8 +773,24 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   const MapReader map(*this, field, false);
   map.allow_only({"type", "velocity", "profile", "scalars"});
   face.kind = parse_kind(map.require("type"));
+  const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
+  if (face.kind == BoundaryKind::NoSlip) {
+    // A moving wall, such as the lid of a lid-driven cavity. It slides along itself: a normal
+    // component would make it a source or sink of fluid, which is what inflow and outflow are for.
+    map.allow_only({"type", "velocity"}, for_type);
+    if (auto velocity = map.find("velocity")) {
+      face.velocity = read_vector(*velocity, dim);
+      const double normal = face.velocity[axis];
+      if (normal != 0.0) {
+        fail(*velocity, std::string("a wall's velocity must be tangential (its ") +
+                            kAxisNames[axis] + " component, normal to the wall, must be 0, got " +
+                            format_number(normal) + ")");
+      }
+    }
+    return face;
+  }
   if (face.kind != BoundaryKind::Inflow) {
-    map.allow_only({"type"}, std::string(" for type '") + to_string(face.kind) + "'");
+    map.allow_only({"type"}, for_type);
     return face;
   }
 
@@ -696,16 +820,8 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   if (auto carried = map.find("scalars")) {
     const MapReader values(*this, *carried, true);
     for (const MapReader::Entry& entry : values.entries()) {
-      const bool declared = std::any_of(scalars.begin(), scalars.end(), [&](const ScalarConfig& s) {
-        return s.name == entry.key;
-      });
-      if (!declared) {
-        std::vector<std::string> names;
-        for (const ScalarConfig& s : scalars) names.push_back(s.name);
-        fail(entry.value, "unknown scalar '" + entry.key + "' (" +
-                              (names.empty() ? std::string("no scalars are declared")
-                                             : "declared scalars: " + join(names)) +
-                              ")");
+      if (!is_declared(scalars, entry.key)) {
+        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
       }
       face.scalar_values[entry.key] = read_number(entry.value);
     }
@@ -750,16 +866,242 @@ VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int di
   return velocity;
 }
 
+FluidConfig JobParser::parse_fluid(const std::optional<Field>& field) const {
+  FluidConfig fluid;
+  if (!field) return fluid;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"viscosity"});
+  if (auto viscosity = map.find("viscosity")) fluid.viscosity = read_non_negative(*viscosity);
+  return fluid;
+}
+
+AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
+                                           const GridConfig& grid) const {
+  AdvectionConfig advection;
+  if (!field) return advection;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"scheme", "interpolation"});
+  if (auto scheme = map.find("scheme")) {
+    const std::string name = read_string(*scheme);
+    if (name == "semi_lagrangian") {
+      advection.scheme = AdvectionScheme::SemiLagrangian;
+    } else if (name == "maccormack") {
+      advection.scheme = AdvectionScheme::MacCormack;
+    } else if (name == "bfecc") {
+      advection.scheme = AdvectionScheme::BFECC;
+    } else {
+      fail(*scheme, "unknown scheme (expected one of: semi_lagrangian, maccormack, bfecc), " +
+                        describe(scheme->node));
+    }
+  }
+  if (auto interpolation = map.find("interpolation")) {
+    const std::string name = read_string(*interpolation);
+    if (name == "linear") {
+      advection.interpolation = Interpolation::Linear;
+    } else if (name == "monotone_cubic") {
+      advection.interpolation = Interpolation::MonotoneCubic;
+      // The 4-point stencil reaches 2 cells beyond the cell a departure point lies in.
+      if (grid.halo < 2) {
+        fail(*interpolation, "monotone_cubic needs grid.halo >= 2, but grid.halo is " +
+                                 std::to_string(grid.halo));
+      }
+    } else {
+      fail(*interpolation, "unknown interpolation (expected one of: linear, monotone_cubic), " +
+                               describe(interpolation->node));
+    }
+  }
+  return advection;
+}
+
+ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const GridConfig& grid,
+                                     const std::vector<ScalarConfig>& scalars) const {
+  ForcesConfig forces;
+  if (!field) return forces;
+  const int dim = grid.dim;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
+  if (auto gravity = map.find("gravity")) forces.gravity = read_vector(*gravity, dim);
+  if (auto buoyancy = map.find("buoyancy")) {
+    forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
+  }
+  if (auto confinement = map.find("vorticity_confinement")) {
+    forces.vorticity_confinement = read_non_negative(*confinement);
+    // The confinement force is a difference of the vorticity, itself a difference of the
+    // velocity: its stencil reaches 2 cells out.
+    if (forces.vorticity_confinement > 0.0 && grid.halo < 2) {
+      fail(*confinement, "vorticity confinement needs grid.halo >= 2, but grid.halo is " +
+                             std::to_string(grid.halo));
+    }
+  }
+  if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
+  for (const Field& item : list_items(map.find("regions"), "force regions")) {
+    const MapReader region_map(*this, item, false);
+    ForceRegion region;
+    region.region = parse_region(region_map, dim, {"acceleration"});
+    region.acceleration = read_vector(region_map.require("acceleration"), dim);
+    forces.regions.push_back(region);
+  }
+  return forces;
+}
+
+BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
+                                         const std::vector<ScalarConfig>& scalars) const {
+  BuoyancyConfig buoyancy;
+  buoyancy.enabled = true;
+  const MapReader map(*this, field, true);
+  map.allow_only({"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
+  if (auto density = map.find("density")) buoyancy.density_scalar = read_string(*density);
+  if (auto temperature = map.find("temperature")) {
+    buoyancy.temperature_scalar = read_string(*temperature);
+  }
+  if (auto alpha = map.find("alpha")) buoyancy.alpha = read_number(*alpha);
+  if (auto beta = map.find("beta")) buoyancy.beta = read_number(*beta);
+  if (auto ambient = map.find("ambient_temperature")) {
+    buoyancy.ambient_temperature = read_number(*ambient);
+  }
+  if (auto up = map.find("up")) {
+    const std::array<double, 3> v = read_vector(*up, dim);
+    // Scaled by the largest entry first, so that squaring cannot overflow or underflow.
+    double scale = 0.0;
+    for (double c : v) scale = std::max(scale, std::abs(c));
+    if (scale == 0.0) {
+      fail(*up, "must not be the zero vector (it is the direction hot fluid rises in)");
+    }
+    double norm = 0.0;
+    for (double c : v) norm += (c / scale) * (c / scale);
+    norm = std::sqrt(norm);
+    for (int a = 0; a < 3; ++a) buoyancy.up[a] = (v[a] / scale) / norm;
+  }
+  // A term whose coefficient is 0 is never evaluated, so its scalar need not exist.
+  check_buoyancy_scalar(map, "density", "alpha", buoyancy.density_scalar, buoyancy.alpha, scalars);
+  check_buoyancy_scalar(map, "temperature", "beta", buoyancy.temperature_scalar, buoyancy.beta,
+                        scalars);
+  return buoyancy;
+}
+
+void JobParser::check_buoyancy_scalar(const MapReader& map, const char* name_key,
+                                      const char* coefficient_key, const std::string& name,
+                                      double coefficient,
+                                      const std::vector<ScalarConfig>& scalars) const {
+  if (coefficient == 0.0 || is_declared(scalars, name)) return;
+  const std::string& path = map.field().path;
+  if (auto given = map.find(name_key)) {
+    fail(*given, "unknown scalar '" + name + "' (" + declared_scalars(scalars) + "); it is needed "
+                 "because " + path + "." + coefficient_key + " is not 0");
+  }
+  // The name is the default; the coefficient, which the user did write, is what to point at.
+  fail(*map.find(coefficient_key),
+       "is not 0, so it needs the scalar '" + name + "' (the default of " + path + "." + name_key +
+           "), which is not declared (" + declared_scalars(scalars) + "); declare it under "
+           "scalars, or name another scalar with " + path + "." + name_key);
+}
+
+WindConfig JobParser::parse_wind(const Field& field, int dim) const {
+  WindConfig wind;
+  wind.enabled = true;
+  const MapReader map(*this, field, true);
+  map.allow_only({"velocity", "rate", "region"});
+  wind.velocity = read_vector(map.require("velocity"), dim);
+  wind.rate = read_positive(map.require("rate"));
+  if (auto region = map.find("region")) {
+    const MapReader region_map(*this, *region, false);
+    wind.region = parse_region(region_map, dim, {});
+    wind.has_region = true;
+  }
+  return wind;
+}
+
+std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field>& field,
+                                                       int dim) const {
+  std::vector<ObstacleConfig> obstacles;
+  for (const Field& item : list_items(field, "obstacles")) {
+    const MapReader map(*this, item, false);
+    ObstacleConfig obstacle;
+    obstacle.region = parse_region(map, dim, {"boundary"});
+    if (auto boundary = map.find("boundary")) {
+      const std::string name = read_string(*boundary);
+      if (name == "no-slip") {
+        obstacle.boundary = BoundaryKind::NoSlip;
+      } else if (name == "free-slip") {
+        obstacle.boundary = BoundaryKind::FreeSlip;
+      } else {
+        fail(*boundary, "unknown obstacle boundary (expected one of: no-slip, free-slip), " +
+                            describe(boundary->node));
+      }
+    }
+    obstacles.push_back(obstacle);
+  }
+  return obstacles;
+}
+
+SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver) const {
+  if (!field) return solver;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"tolerance", "absolute_tolerance", "max_iterations"});
+  if (auto tolerance = map.find("tolerance")) {
+    solver.rtol = read_number(*tolerance);
+    if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {
+      fail(*tolerance, "must be > 0 and < 1, " + describe(tolerance->node));
+    }
+  }
+  if (auto atol = map.find("absolute_tolerance")) solver.atol = read_non_negative(*atol);
+  if (auto iterations = map.find("max_iterations")) {
+    const long long n = read_integer(*iterations, "expected a positive integer");
+    if (n < 1) fail(*iterations, "expected a positive integer, " + describe(iterations->node));
+    if (n > INT_MAX) {
+      fail(*iterations, "is out of range (at most " + std::to_string(INT_MAX) + "), " +
+                            describe(iterations->node));
+    }
+    solver.max_iterations = static_cast<int>(n);
+  }
+  return solver;
+}
+
 TimeConfig JobParser::parse_time(const MapReader& top) const {
   const MapReader map(*this, top.require("time"), false);
-  map.allow_only({"dt", "end"});
+  map.allow_only({"dt", "cfl", "dt_min", "dt_max", "end"});
+  const std::string& path = map.field().path;
   TimeConfig time;
-  time.dt = read_positive(map.require("dt"));
-  const Field end = map.require("end");
-  time.end = read_positive(end);
-  if (time.end < time.dt) {
-    fail(end, "must be at least time.dt = " + format_number(time.dt) + ", " +
-                  describe(end.node));
+  const auto dt = map.find("dt");
+  const auto cfl = map.find("cfl");
+  if (dt && cfl) {
+    fail(*cfl, "give either dt (a fixed step) or cfl (an adaptive step), not both (" + path +
+                   ".dt is given on line " + std::to_string(dt->line) + ")");
+  }
+  if (dt) {
+    for (const char* key : {"dt_min", "dt_max"}) {
+      if (auto bound = map.find(key)) {
+        fail(*bound, "is only used with an adaptive step (" + path + ".cfl), not with a fixed " +
+                         path + ".dt");
+      }
+    }
+    time.dt = read_positive(*dt);
+    const Field end = map.require("end");
+    time.end = read_positive(end);
+    if (time.end < time.dt) {
+      fail(end, "must be at least " + path + ".dt = " + format_number(time.dt) + ", " +
+                    describe(end.node));
+    }
+  } else if (cfl) {
+    time.cfl = read_positive(*cfl);
+    const auto dt_max = map.find("dt_max");
+    if (!dt_max) {
+      fail(map.field().line, path + ".dt_max",
+           "missing required key (an adaptive step, " + path + ".cfl, needs dt_max: the largest "
+           "step, and the one taken while the fluid is at rest)");
+    }
+    time.dt_max = read_positive(*dt_max);
+    if (auto dt_min = map.find("dt_min")) {
+      time.dt_min = read_non_negative(*dt_min);
+      if (time.dt_min > time.dt_max) {
+        fail(*dt_min, "must be at most " + path + ".dt_max = " + format_number(time.dt_max) +
+                          ", " + describe(dt_min->node));
+      }
+    }
+    time.end = read_positive(map.require("end"));
+  } else {
+    fail(map.field().line, path + ".dt",
+         "missing required key (give dt for a fixed step, or cfl and dt_max for an adaptive one)");
   }
   return time;
 }

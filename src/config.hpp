@@ -32,9 +32,11 @@ enum class InflowProfile { Uniform, Parabolic };
 
 struct FaceBoundary {
   BoundaryKind kind = BoundaryKind::NoSlip;
-  // Inflow only: the velocity entering the domain (all dim components; the normal one must point
+  // Inflow: the velocity entering the domain (all dim components; the normal one must point
   // into the domain), its profile, and the values carried in by named scalars (scalars not named
   // here enter with 0).
+  // No-slip: `velocity` is the wall's own (tangential) velocity, e.g. a lid-driven cavity's lid;
+  // its normal component must be 0. Default: a wall at rest.
   std::array<double, 3> velocity{0.0, 0.0, 0.0};
   InflowProfile profile = InflowProfile::Uniform;
   std::map<std::string, double> scalar_values;
@@ -48,15 +50,17 @@ struct GridConfig {
   int halo = 3;                                 // ghost-cell width H of every field
 };
 
-/// A region of space used by initial conditions (and later sources, forces and obstacles).
+/// A region of space used by initial conditions, sources, forces and obstacles.
 /// Coordinates are in the job's physical units; in 2D the third entries are ignored (0).
 struct Region {
-  enum class Shape { Box, Sphere };
+  enum class Shape { Box, Sphere, Cylinder };
   Shape shape = Shape::Box;
   std::array<double, 3> lower{0.0, 0.0, 0.0};   // box
   std::array<double, 3> upper{0.0, 0.0, 0.0};   // box
-  std::array<double, 3> center{0.0, 0.0, 0.0};  // sphere (a disc in 2D)
-  double radius = 0.0;                          // sphere
+  std::array<double, 3> center{0.0, 0.0, 0.0};  // sphere (a disc in 2D), cylinder
+  double radius = 0.0;                          // sphere, cylinder
+  int axis = 2;  // cylinder: the axis it runs along (0, 1, 2), unbounded along it; in 2D a
+                 // cylinder must run along z and is a disc
 };
 
 /// Initial value of a scalar inside a region: s = value inside, background elsewhere.
@@ -66,10 +70,25 @@ struct ScalarBlob {
   double value = 0.0;
 };
 
+/// A scalar source, applied at the start of every step to the cells whose centre lies inside
+/// the region: Set: s = value; Add: s += value * dt (value is a rate). With `has_velocity`, the
+/// faces whose centre lies inside the region are also set to `velocity` (an emitter that blows).
+struct ScalarSource {
+  enum class Mode { Set, Add };
+  Region region;
+  Mode mode = Mode::Set;
+  double value = 0.0;
+  bool has_velocity = false;
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};
+};
+
 struct ScalarConfig {
   std::string name;            // must be a valid identifier: [A-Za-z_][A-Za-z0-9_]*
   double background = 0.0;     // initial value outside every blob
   std::vector<ScalarBlob> initial;
+  double diffusion = 0.0;      // kappa >= 0: implicit (I - kappa dt lap) s = s*; 0 skips the solve
+  double dissipation = 0.0;    // a >= 0: s /= 1 + dt a after every step (Stam)
+  std::vector<ScalarSource> sources;
 };
 
 /// Analytic initial velocity, sampled exactly at every face centre.
@@ -90,9 +109,84 @@ struct VelocityInit {
   double strength = 0.0;                        // Vortex peak speed, TaylorGreen amplitude A
 };
 
+/// Either a fixed step (`dt`) or a CFL-adaptive one (`cfl`): dt = cfl * h_min / max|u| clamped to
+/// [dt_min, dt_max] (dt_max when the fluid is at rest). cfl may be well above 1: the scheme is
+/// unconditionally stable, and departure points beyond the halo are fetched from their owner.
 struct TimeConfig {
-  double dt = 0.0;   // fixed time step, > 0
-  double end = 0.0;  // simulated end time, > 0
+  double dt = 0.0;      // fixed time step, > 0; 0 when cfl is used
+  double cfl = 0.0;     // > 0 selects the adaptive step
+  double dt_min = 0.0;  // adaptive: lower clamp, >= 0
+  double dt_max = 0.0;  // adaptive: upper clamp, > 0, >= dt_min (required with cfl)
+  double end = 0.0;     // simulated end time, > 0
+};
+
+struct FluidConfig {
+  double viscosity = 0.0;  // kinematic viscosity nu >= 0; 0 skips the diffusion solves
+};
+
+/// SemiLagrangian: one pass (Stam). MacCormack: two passes with the correction at the arrival
+/// point (Selle et al. 2008), accurate while a step moves less than about a cell. BFECC: three
+/// passes with the correction applied before the final one, accurate at any CFL number.
+enum class AdvectionScheme { SemiLagrangian, MacCormack, BFECC };
+enum class Interpolation { Linear, MonotoneCubic };
+
+struct AdvectionConfig {
+  AdvectionScheme scheme = AdvectionScheme::SemiLagrangian;
+  Interpolation interpolation = Interpolation::Linear;  // monotone cubic needs halo >= 2
+};
+
+/// Smoke buoyancy (Fedkiw et al. 2001; Cline et al. eq. 27):
+///   f = (-alpha * density + beta * (T - ambient_temperature)) * up
+/// evaluated at cell centres and averaged onto the faces. A named scalar must be declared when
+/// its coefficient is non-zero; otherwise the name is ignored.
+struct BuoyancyConfig {
+  bool enabled = false;
+  std::string density_scalar = "density";
+  std::string temperature_scalar = "temperature";
+  double alpha = 0.0;
+  double beta = 0.0;
+  double ambient_temperature = 0.0;
+  std::array<double, 3> up{0.0, 1.0, 0.0};  // unit vector, normalised by the parser
+};
+
+/// Wind (Cline et al. eq. 26): u = (1 - rate dt) u + rate dt w, at the faces inside `region`
+/// (everywhere when !has_region). rate * dt is clamped to 1.
+struct WindConfig {
+  bool enabled = false;
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  double rate = 0.0;  // > 0 when enabled
+  bool has_region = false;
+  Region region;
+};
+
+/// A user force: u += dt * acceleration at the faces whose centre lies inside the region.
+struct ForceRegion {
+  Region region;
+  std::array<double, 3> acceleration{0.0, 0.0, 0.0};
+};
+
+struct ForcesConfig {
+  std::array<double, 3> gravity{0.0, 0.0, 0.0};  // acceleration added to every fluid face
+  BuoyancyConfig buoyancy;
+  double vorticity_confinement = 0.0;  // epsilon >= 0: f = epsilon h (N x omega); needs halo >= 2
+  WindConfig wind;
+  std::vector<ForceRegion> regions;
+};
+
+/// A static obstacle: the cells whose centre lies inside `region` are solid. Faces between a
+/// solid and any other cell have zero normal velocity; `boundary` (NoSlip or FreeSlip) sets what
+/// the tangential velocity does at its surface.
+struct ObstacleConfig {
+  Region region;
+  BoundaryKind boundary = BoundaryKind::NoSlip;
+};
+
+/// A Krylov solve's stopping rule (KSP rtol/atol/max_it); PETSc options with the solver's
+/// prefix (-pressure_ksp_rtol, ...) still override it.
+struct SolverConfig {
+  double rtol = 1e-8;
+  double atol = 1e-14;
+  int max_iterations = 500;
 };
 
 struct OutputConfig {
@@ -110,6 +204,12 @@ struct JobConfig {
   std::array<std::array<FaceBoundary, 2>, 3> boundary{};
   VelocityInit velocity;
   std::vector<ScalarConfig> scalars;  // in the order the job lists them
+  FluidConfig fluid;
+  AdvectionConfig advection;
+  ForcesConfig forces;
+  std::vector<ObstacleConfig> obstacles;
+  SolverConfig pressure;  // rtol 1e-8 by default
+  SolverConfig diffusion{1e-10, 1e-14, 500};
   TimeConfig time;
   OutputConfig output;
   std::string petsc_options;  // extra PETSc options from the job; the command line wins

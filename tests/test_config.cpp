@@ -5,11 +5,17 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "config.hpp"
 #include "mpi_test_util.hpp"
@@ -249,13 +255,315 @@ TEST(Config, LargestGridBelowTheIndexLimitIsAccepted) {
   EXPECT_EQ(job.grid.cells[0], 32768);
 }
 
+TEST(Config, NewSectionsGetDefaults) {
+  const JobConfig job = sf::parse_job(kHead + "scalars: {dye: {}}\n", "a");
+  EXPECT_EQ(job.time.cfl, 0.0);
+  EXPECT_EQ(job.time.dt_min, 0.0);
+  EXPECT_EQ(job.time.dt_max, 0.0);
+  EXPECT_EQ(job.fluid.viscosity, 0.0);
+  EXPECT_EQ(job.advection.scheme, sf::AdvectionScheme::SemiLagrangian);
+  EXPECT_EQ(job.advection.interpolation, sf::Interpolation::Linear);
+  EXPECT_EQ(job.forces.gravity, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  EXPECT_FALSE(job.forces.buoyancy.enabled);
+  EXPECT_EQ(job.forces.buoyancy.density_scalar, "density");
+  EXPECT_EQ(job.forces.buoyancy.temperature_scalar, "temperature");
+  EXPECT_EQ(job.forces.buoyancy.up, (std::array<double, 3>{0.0, 1.0, 0.0}));
+  EXPECT_EQ(job.forces.vorticity_confinement, 0.0);
+  EXPECT_FALSE(job.forces.wind.enabled);
+  EXPECT_FALSE(job.forces.wind.has_region);
+  EXPECT_TRUE(job.forces.regions.empty());
+  EXPECT_TRUE(job.obstacles.empty());
+  EXPECT_EQ(job.pressure.rtol, 1e-8);
+  EXPECT_EQ(job.pressure.atol, 1e-14);
+  EXPECT_EQ(job.pressure.max_iterations, 500);
+  EXPECT_EQ(job.diffusion.rtol, 1e-10);
+  EXPECT_EQ(job.diffusion.atol, 1e-14);
+  EXPECT_EQ(job.diffusion.max_iterations, 500);
+  ASSERT_EQ(job.scalars.size(), 1u);
+  EXPECT_EQ(job.scalars[0].diffusion, 0.0);
+  EXPECT_EQ(job.scalars[0].dissipation, 0.0);
+  EXPECT_TRUE(job.scalars[0].sources.empty());
+  for (int side = 0; side < 2; ++side) {
+    EXPECT_EQ(job.boundary[1][side].velocity, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  }
+
+  // Sections and lists left empty keep their defaults; an empty buoyancy or wind map still
+  // switches the force on (and then a wind needs its keys).
+  const JobConfig empty = sf::parse_job(kHead + "fluid:\nadvection:\nobstacles:\npressure:\n"
+                                                "diffusion:\nforces:\n  regions:\n  buoyancy:\n"
+                                                "scalars:\n  s: {initial: , sources: }\n",
+                                        "a");
+  EXPECT_EQ(empty.fluid.viscosity, 0.0);
+  EXPECT_TRUE(empty.obstacles.empty());
+  EXPECT_EQ(empty.pressure.rtol, 1e-8);
+  EXPECT_EQ(empty.diffusion.rtol, 1e-10);
+  EXPECT_TRUE(empty.forces.regions.empty());
+  EXPECT_TRUE(empty.forces.buoyancy.enabled);
+  EXPECT_EQ(empty.forces.buoyancy.alpha, 0.0);
+  EXPECT_EQ(empty.forces.buoyancy.beta, 0.0);
+  EXPECT_TRUE(empty.scalars[0].initial.empty());
+  EXPECT_TRUE(empty.scalars[0].sources.empty());
+}
+
+TEST(Config, EveryNewKeyParsesToExpectedValues) {
+  const std::string text =
+      "grid: {cells: [16, 16, 16], halo: 2}\n"
+      "boundary:\n"
+      "  x: free-slip\n"
+      "  y:\n"
+      "    lower: {type: no-slip, velocity: [0.5, 0, -0.25]}\n"
+      "    upper: outflow\n"
+      "  z:\n"
+      "    upper: {type: no-slip}\n"
+      "scalars:\n"
+      "  density:\n"
+      "    dissipation: 0.05\n"
+      "    diffusion: 1e-4\n"
+      "    initial:\n"
+      "      - {shape: cylinder, center: [0.5, 0.5, 0.5], radius: 0.2, axis: x, value: 2}\n"
+      "    sources:\n"
+      "      - {shape: sphere, center: [0.5, 0.2, 0.5], radius: 0.1, value: 1.0,\n"
+      "         velocity: [0, 0.5, 0]}\n"
+      "      - {shape: box, lower: [0, 0, 0], upper: [0.1, 0.2, 0.3], mode: add, value: -2.5}\n"
+      "  temperature:\n"
+      "    sources:\n"
+      "      - {shape: cylinder, center: [0.5, 0.2, 0.5], radius: 0.1, axis: y, mode: set,\n"
+      "         value: 1}\n"
+      "fluid: {viscosity: 0.001}\n"
+      "advection: {scheme: maccormack, interpolation: monotone_cubic}\n"
+      "forces:\n"
+      "  gravity: [0, -9.81, 0]\n"
+      "  buoyancy:\n"
+      "    density: density\n"
+      "    temperature: temperature\n"
+      "    alpha: 0.05\n"
+      "    beta: 1.5\n"
+      "    ambient_temperature: -0.5\n"
+      "    up: [0, 0, 2]\n"
+      "  vorticity_confinement: 0.3\n"
+      "  wind:\n"
+      "    velocity: [1, 0, -1]\n"
+      "    rate: 0.5\n"
+      "    region: {shape: box, lower: [0, 0.5, 0], upper: [1, 1, 1]}\n"
+      "  regions:\n"
+      "    - {shape: sphere, center: [0.5, 0.5, 0.5], radius: 0.1, acceleration: [0, 5, 0]}\n"
+      "    - {shape: cylinder, center: [0, 0, 0], radius: 0.3, acceleration: [1, 2, 3]}\n"
+      "obstacles:\n"
+      "  - {shape: sphere, center: [0.5, 0.9, 0.5], radius: 0.15}\n"
+      "  - {shape: cylinder, center: [0.3, 0.5, 0.5], radius: 0.05, axis: y,\n"
+      "     boundary: free-slip}\n"
+      "  - {shape: box, lower: [0.8, 0, 0], upper: [1, 0.1, 1], boundary: no-slip}\n"
+      "time: {cfl: 4.0, dt_min: 0.001, dt_max: 0.05, end: 1.0}\n"
+      "pressure: {tolerance: 1e-6, absolute_tolerance: 0, max_iterations: 200}\n"
+      "diffusion: {max_iterations: 50}\n";
+  const JobConfig job = sf::parse_job(text, "jobs/every_key.yaml");
+  using A = std::array<double, 3>;
+
+  // A moving wall keeps every tangential component; a wall given as a map without velocity is
+  // at rest.
+  EXPECT_EQ(job.boundary[1][0].kind, BoundaryKind::NoSlip);
+  EXPECT_EQ(job.boundary[1][0].velocity, (A{0.5, 0.0, -0.25}));
+  EXPECT_EQ(job.boundary[1][1].kind, BoundaryKind::Outflow);
+  EXPECT_EQ(job.boundary[2][1].kind, BoundaryKind::NoSlip);
+  EXPECT_EQ(job.boundary[2][1].velocity, (A{0.0, 0.0, 0.0}));
+
+  ASSERT_EQ(job.scalars.size(), 2u);
+  const sf::ScalarConfig& density = job.scalars[0];
+  EXPECT_EQ(density.dissipation, 0.05);
+  EXPECT_EQ(density.diffusion, 1e-4);
+  ASSERT_EQ(density.initial.size(), 1u);
+  EXPECT_EQ(density.initial[0].region.shape, Region::Shape::Cylinder);
+  EXPECT_EQ(density.initial[0].region.center, (A{0.5, 0.5, 0.5}));
+  EXPECT_EQ(density.initial[0].region.radius, 0.2);
+  EXPECT_EQ(density.initial[0].region.axis, 0);
+  EXPECT_EQ(density.initial[0].value, 2.0);
+  ASSERT_EQ(density.sources.size(), 2u);
+  const sf::ScalarSource& emitter = density.sources[0];
+  EXPECT_EQ(emitter.region.shape, Region::Shape::Sphere);
+  EXPECT_EQ(emitter.region.center, (A{0.5, 0.2, 0.5}));
+  EXPECT_EQ(emitter.region.radius, 0.1);
+  EXPECT_EQ(emitter.mode, sf::ScalarSource::Mode::Set);
+  EXPECT_EQ(emitter.value, 1.0);
+  EXPECT_TRUE(emitter.has_velocity);
+  EXPECT_EQ(emitter.velocity, (A{0.0, 0.5, 0.0}));
+  const sf::ScalarSource& sink = density.sources[1];
+  EXPECT_EQ(sink.region.shape, Region::Shape::Box);
+  EXPECT_EQ(sink.region.lower, (A{0.0, 0.0, 0.0}));
+  EXPECT_EQ(sink.region.upper, (A{0.1, 0.2, 0.3}));
+  EXPECT_EQ(sink.mode, sf::ScalarSource::Mode::Add);
+  EXPECT_EQ(sink.value, -2.5);
+  EXPECT_FALSE(sink.has_velocity);
+  EXPECT_EQ(sink.velocity, (A{0.0, 0.0, 0.0}));
+  const sf::ScalarConfig& temperature = job.scalars[1];
+  EXPECT_EQ(temperature.name, "temperature");
+  EXPECT_EQ(temperature.dissipation, 0.0);
+  ASSERT_EQ(temperature.sources.size(), 1u);
+  EXPECT_EQ(temperature.sources[0].region.shape, Region::Shape::Cylinder);
+  EXPECT_EQ(temperature.sources[0].region.axis, 1);
+  EXPECT_EQ(temperature.sources[0].mode, sf::ScalarSource::Mode::Set);
+  EXPECT_EQ(temperature.sources[0].value, 1.0);
+
+  EXPECT_EQ(job.fluid.viscosity, 0.001);
+  EXPECT_EQ(job.advection.scheme, sf::AdvectionScheme::MacCormack);
+  EXPECT_EQ(job.advection.interpolation, sf::Interpolation::MonotoneCubic);
+
+  EXPECT_EQ(job.forces.gravity, (A{0.0, -9.81, 0.0}));
+  const sf::BuoyancyConfig& buoyancy = job.forces.buoyancy;
+  EXPECT_TRUE(buoyancy.enabled);
+  EXPECT_EQ(buoyancy.density_scalar, "density");
+  EXPECT_EQ(buoyancy.temperature_scalar, "temperature");
+  EXPECT_EQ(buoyancy.alpha, 0.05);
+  EXPECT_EQ(buoyancy.beta, 1.5);
+  EXPECT_EQ(buoyancy.ambient_temperature, -0.5);
+  EXPECT_EQ(buoyancy.up, (A{0.0, 0.0, 1.0}));  // [0, 0, 2] normalised
+  EXPECT_EQ(job.forces.vorticity_confinement, 0.3);
+  const sf::WindConfig& wind = job.forces.wind;
+  EXPECT_TRUE(wind.enabled);
+  EXPECT_EQ(wind.velocity, (A{1.0, 0.0, -1.0}));
+  EXPECT_EQ(wind.rate, 0.5);
+  EXPECT_TRUE(wind.has_region);
+  EXPECT_EQ(wind.region.shape, Region::Shape::Box);
+  EXPECT_EQ(wind.region.lower, (A{0.0, 0.5, 0.0}));
+  EXPECT_EQ(wind.region.upper, (A{1.0, 1.0, 1.0}));
+  ASSERT_EQ(job.forces.regions.size(), 2u);
+  EXPECT_EQ(job.forces.regions[0].region.shape, Region::Shape::Sphere);
+  EXPECT_EQ(job.forces.regions[0].region.center, (A{0.5, 0.5, 0.5}));
+  EXPECT_EQ(job.forces.regions[0].region.radius, 0.1);
+  EXPECT_EQ(job.forces.regions[0].acceleration, (A{0.0, 5.0, 0.0}));
+  EXPECT_EQ(job.forces.regions[1].region.shape, Region::Shape::Cylinder);
+  EXPECT_EQ(job.forces.regions[1].region.axis, 2);  // the default
+  EXPECT_EQ(job.forces.regions[1].region.radius, 0.3);
+  EXPECT_EQ(job.forces.regions[1].acceleration, (A{1.0, 2.0, 3.0}));
+
+  ASSERT_EQ(job.obstacles.size(), 3u);
+  EXPECT_EQ(job.obstacles[0].region.shape, Region::Shape::Sphere);
+  EXPECT_EQ(job.obstacles[0].region.center, (A{0.5, 0.9, 0.5}));
+  EXPECT_EQ(job.obstacles[0].region.radius, 0.15);
+  EXPECT_EQ(job.obstacles[0].boundary, BoundaryKind::NoSlip);
+  EXPECT_EQ(job.obstacles[1].region.shape, Region::Shape::Cylinder);
+  EXPECT_EQ(job.obstacles[1].region.center, (A{0.3, 0.5, 0.5}));
+  EXPECT_EQ(job.obstacles[1].region.radius, 0.05);
+  EXPECT_EQ(job.obstacles[1].region.axis, 1);
+  EXPECT_EQ(job.obstacles[1].boundary, BoundaryKind::FreeSlip);
+  EXPECT_EQ(job.obstacles[2].region.shape, Region::Shape::Box);
+  EXPECT_EQ(job.obstacles[2].region.lower, (A{0.8, 0.0, 0.0}));
+  EXPECT_EQ(job.obstacles[2].region.upper, (A{1.0, 0.1, 1.0}));
+  EXPECT_EQ(job.obstacles[2].boundary, BoundaryKind::NoSlip);
+
+  EXPECT_EQ(job.time.dt, 0.0);
+  EXPECT_EQ(job.time.cfl, 4.0);
+  EXPECT_EQ(job.time.dt_min, 0.001);
+  EXPECT_EQ(job.time.dt_max, 0.05);
+  EXPECT_EQ(job.time.end, 1.0);
+
+  EXPECT_EQ(job.pressure.rtol, 1e-6);
+  EXPECT_EQ(job.pressure.atol, 0.0);
+  EXPECT_EQ(job.pressure.max_iterations, 200);
+  EXPECT_EQ(job.diffusion.rtol, 1e-10);  // unchanged defaults beside a key that is given
+  EXPECT_EQ(job.diffusion.atol, 1e-14);
+  EXPECT_EQ(job.diffusion.max_iterations, 50);
+}
+
+TEST(Config, TwoDimensionalLidAndCylinder) {
+  const JobConfig job = sf::parse_job(
+      "grid: {cells: [8, 8]}\n"
+      "boundary:\n"
+      "  y:\n"
+      "    upper: {type: no-slip, velocity: [1.0, -0.0]}\n"
+      "obstacles:\n"
+      "  - {shape: cylinder, center: [0.3, 0.5], radius: 0.05}\n"
+      "  - {shape: cylinder, center: [0.7, 0.5], radius: 0.05, axis: z, boundary: free-slip}\n"
+      "forces:\n"
+      "  gravity: [0, -9.81]\n"
+      "  buoyancy: {temperature: heat, beta: 1, up: [3, 4]}\n"
+      "  wind: {velocity: [2, 0], rate: 10}\n"
+      "scalars: {heat: {}}\n"
+      "time: {cfl: 0.5, dt_max: 0.5, end: 0.01}\n",
+      "a");
+  EXPECT_EQ(job.boundary[1][1].kind, BoundaryKind::NoSlip);
+  EXPECT_EQ(job.boundary[1][1].velocity, (std::array<double, 3>{1.0, 0.0, 0.0}));
+  EXPECT_EQ(job.boundary[1][0].velocity, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  ASSERT_EQ(job.obstacles.size(), 2u);
+  EXPECT_EQ(job.obstacles[0].region.shape, Region::Shape::Cylinder);
+  EXPECT_EQ(job.obstacles[0].region.center, (std::array<double, 3>{0.3, 0.5, 0.0}));
+  EXPECT_EQ(job.obstacles[0].region.axis, 2);
+  EXPECT_EQ(job.obstacles[1].region.axis, 2);
+  EXPECT_EQ(job.obstacles[1].boundary, BoundaryKind::FreeSlip);
+  EXPECT_EQ(job.forces.gravity, (std::array<double, 3>{0.0, -9.81, 0.0}));
+  EXPECT_DOUBLE_EQ(job.forces.buoyancy.up[0], 0.6);
+  EXPECT_DOUBLE_EQ(job.forces.buoyancy.up[1], 0.8);
+  EXPECT_EQ(job.forces.buoyancy.up[2], 0.0);
+  EXPECT_EQ(job.forces.buoyancy.temperature_scalar, "heat");
+  // alpha is 0, so the undeclared default "density" is accepted and simply unused.
+  EXPECT_EQ(job.forces.buoyancy.density_scalar, "density");
+  EXPECT_TRUE(job.forces.wind.enabled);
+  EXPECT_FALSE(job.forces.wind.has_region);
+  EXPECT_EQ(job.forces.wind.velocity, (std::array<double, 3>{2.0, 0.0, 0.0}));
+  EXPECT_EQ(job.forces.wind.rate, 10.0);
+  // With cfl, end need not reach dt_max, and dt_min defaults to 0.
+  EXPECT_EQ(job.time.cfl, 0.5);
+  EXPECT_EQ(job.time.dt, 0.0);
+  EXPECT_EQ(job.time.dt_min, 0.0);
+  EXPECT_EQ(job.time.dt_max, 0.5);
+  EXPECT_EQ(job.time.end, 0.01);
+}
+
+TEST(Config, BuoyancyUpIsNormalised) {
+  const auto up_of = [](const std::string& grid, const std::string& up) {
+    return sf::parse_job("grid: {cells: " + grid + "}\ntime: {dt: 1, end: 1}\n"
+                         "forces: {buoyancy: {up: " + up + "}}\n", "a")
+        .forces.buoyancy.up;
+  };
+  EXPECT_EQ(up_of("[8, 8]", "[0, 1]"), (std::array<double, 3>{0.0, 1.0, 0.0}));
+  EXPECT_EQ(up_of("[8, 8]", "[-0.5, 0]"), (std::array<double, 3>{-1.0, 0.0, 0.0}));
+  EXPECT_EQ(up_of("[4, 4, 4]", "[0, 0, -7]"), (std::array<double, 3>{0.0, 0.0, -1.0}));
+  const std::array<double, 3> diagonal = up_of("[4, 4, 4]", "[1, 1, 1]");
+  for (int a = 0; a < 3; ++a) EXPECT_DOUBLE_EQ(diagonal[a], 1.0 / std::sqrt(3.0));
+  // Entries whose squares overflow or underflow a double still give a unit vector.
+  const std::array<double, 3> huge = up_of("[8, 8]", "[3e200, 4e200]");
+  EXPECT_DOUBLE_EQ(huge[0], 0.6);
+  EXPECT_DOUBLE_EQ(huge[1], 0.8);
+  const std::array<double, 3> tiny = up_of("[8, 8]", "[3e-200, -4e-200]");
+  EXPECT_DOUBLE_EQ(tiny[0], 0.6);
+  EXPECT_DOUBLE_EQ(tiny[1], -0.8);
+}
+
+TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
+  const std::string head = "grid: {cells: [8, 8], halo: 2}\ntime: {dt: 1, end: 1}\n";
+  EXPECT_EQ(sf::parse_job(head + "advection: {interpolation: monotone_cubic}\n", "a")
+                .advection.interpolation,
+            sf::Interpolation::MonotoneCubic);
+  EXPECT_EQ(sf::parse_job(head + "forces: {vorticity_confinement: 1}\n", "a")
+                .forces.vorticity_confinement,
+            1.0);
+  // With halo 1, the options that do not need more are still accepted.
+  const std::string thin = "grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n";
+  const JobConfig job = sf::parse_job(
+      thin + "advection: {scheme: maccormack, interpolation: linear}\n"
+             "forces: {vorticity_confinement: 0}\n",
+      "a");
+  EXPECT_EQ(job.advection.scheme, sf::AdvectionScheme::MacCormack);
+  EXPECT_EQ(job.forces.vorticity_confinement, 0.0);
+  EXPECT_EQ(sf::parse_job(thin + "advection: {scheme: bfecc}\n", "a").advection.scheme,
+            sf::AdvectionScheme::BFECC);
+}
+
+TEST(Config, AdaptiveStepBounds) {
+  const JobConfig job = sf::parse_job(
+      "grid: {cells: [8, 8]}\ntime: {cfl: 1e3, dt_min: 0.05, dt_max: 0.05, end: 2}\n", "a");
+  EXPECT_EQ(job.time.cfl, 1000.0);
+  EXPECT_EQ(job.time.dt_min, 0.05);
+  EXPECT_EQ(job.time.dt_max, 0.05);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Malformed jobs: each message must name the file, the line and the dotted key.
 
 TEST(ConfigError, UnknownTopLevelKey) {
   expect_error(kHead + "gird: {}\n",
                {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
-                "scalars, time, output, petsc_options)"});
+                "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
+                "petsc_options)"});
 }
 
 TEST(ConfigError, UnknownNestedKey) {
@@ -265,9 +573,32 @@ TEST(ConfigError, UnknownNestedKey) {
                        "      - {shape: sphere, center: [0, 0], radus: 1, value: 1}\n",
                {"job.yaml:9: scalars.density.initial[0].radus: unknown key"});
   // A key that exists for another type is unknown for this one.
-  expect_error(kHead + "boundary:\n  y:\n    lower: {type: no-slip, velocity: [0, 1]}\n",
-               {"job.yaml:8: boundary.y.lower.velocity: unknown key for type 'no-slip' "
+  expect_error(kHead + "boundary:\n  y:\n    lower: {type: free-slip, velocity: [1, 0]}\n",
+               {"job.yaml:8: boundary.y.lower.velocity: unknown key for type 'free-slip' "
                 "(expected one of: type)"});
+  expect_error(kHead + "boundary:\n  x:\n    upper: {type: outflow, scalars: {}}\n",
+               {"job.yaml:8: boundary.x.upper.scalars: unknown key for type 'outflow' "
+                "(expected one of: type)"});
+  // ... and so is a key that another shape takes.
+  expect_error(kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], radius: 1}\n",
+               {"job.yaml:7: obstacles[0].radius: unknown key for shape 'box' (expected one of: "
+                "shape, lower, upper, boundary)"});
+  expect_error(kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, axis: z}\n",
+               {"job.yaml:7: obstacles[0].axis: unknown key for shape 'sphere' (expected one of: "
+                "shape, center, radius, boundary)"});
+  expect_error(kHead + "forces: {gravty: [0, -1]}\n",
+               {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
+                "vorticity_confinement, wind, regions)"});
+  expect_error(kHead + "forces:\n  buoyancy: {alpha: 0, gamma: 1}\n",
+               {"job.yaml:7: forces.buoyancy.gamma: unknown key"});
+  expect_error(kHead + "pressure: {rtol: 1e-6}\n",
+               {"job.yaml:6: pressure.rtol: unknown key (expected one of: tolerance, "
+                "absolute_tolerance, max_iterations)"});
+  expect_error(kHead + "fluid: {nu: 0.1}\n",
+               {"job.yaml:6: fluid.nu: unknown key (expected one of: viscosity)"});
+  expect_error(kHead + "scalars:\n  s:\n    sources:\n"
+                       "      - {shape: sphere, center: [0, 0], radius: 1, value: 1, rate: 2}\n",
+               {"job.yaml:9: scalars.s.sources[0].rate: unknown key"});
 }
 
 TEST(ConfigError, DuplicateKey) {
@@ -450,7 +781,7 @@ TEST(ConfigError, BoxWithLowerNotBelowUpper) {
 TEST(ConfigError, UnknownShapeAndVelocityType) {
   expect_error(kHead + "scalars: {s: {initial: [{shape: cone, value: 1}]}}\n",
                {"job.yaml:6: scalars.s.initial[0].shape: unknown shape (expected one of: sphere, "
-                "box), got \"cone\""});
+                "box, cylinder), got \"cone\""});
   expect_error(kHead + "velocity: {initial: {type: swirl}}\n",
                {"job.yaml:6: velocity.initial.type: unknown type (expected one of: zero, "
                 "uniform, vortex, taylor_green), got \"swirl\""});
@@ -460,7 +791,8 @@ TEST(ConfigError, UnknownShapeAndVelocityType) {
 
 TEST(ConfigError, MissingRequiredKeys) {
   expect_error("grid:\n  cells: [8, 8]\ntime:\n  end: 1.0\n",
-               {"job.yaml:4: time.dt: missing required key"});
+               {"job.yaml:4: time.dt: missing required key (give dt for a fixed step, or cfl and "
+                "dt_max for an adaptive one)"});
   expect_error("name: x\ngrid:\n  cells: [8, 8]\n", {"job.yaml:1: time: missing required key"});
   expect_error("time: {dt: 1, end: 1}\n", {"job.yaml:1: grid: missing required key"});
   expect_error("grid: {size: [1, 1]}\ntime: {dt: 1, end: 1}\n",
@@ -512,6 +844,274 @@ TEST(ConfigError, BadRunName) {
 TEST(ConfigError, SourceAppearsVerbatim) {
   const std::string message = error_of(kHead + "gird: 1\n", "some/dir/plume 3d.yaml");
   EXPECT_TRUE(Contains(message, "some/dir/plume 3d.yaml:6: gird: unknown key"));
+}
+
+// --- time
+
+TEST(ConfigError, DtAndCflTogether) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  cfl: 1\n  dt_max: 1\n  end: 1\n",
+               {"job.yaml:4: time.cfl: give either dt (a fixed step) or cfl (an adaptive step), "
+                "not both (time.dt is given on line 3)"});
+}
+
+TEST(ConfigError, NeitherDtNorCfl) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  dt_max: 0.1\n  end: 1\n",
+               {"job.yaml:3: time.dt: missing required key (give dt for a fixed step, or cfl "
+                "and dt_max for an adaptive one)"});
+}
+
+TEST(ConfigError, CflWithoutDtMax) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 2\n  end: 1\n",
+               {"job.yaml:3: time.dt_max: missing required key (an adaptive step, time.cfl, "
+                "needs dt_max"});
+}
+
+TEST(ConfigError, DtMinAboveDtMax) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 2\n  dt_min: 0.1\n  dt_max: 0.05\n"
+               "  end: 1\n",
+               {"job.yaml:4: time.dt_min: must be at most time.dt_max = 0.05, got \"0.1\""});
+}
+
+TEST(ConfigError, StepBoundsWithFixedDt) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  dt_min: 0.01\n  end: 1\n",
+               {"job.yaml:4: time.dt_min: is only used with an adaptive step (time.cfl), not "
+                "with a fixed time.dt"});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  dt_max: 0.2\n  end: 1\n",
+               {"job.yaml:4: time.dt_max: is only used with an adaptive step"});
+}
+
+TEST(ConfigError, AdaptiveStepOutOfRange) {
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 0\n  dt_max: 1\n  end: 1\n",
+               {"job.yaml:3: time.cfl: must be > 0, got \"0\""});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: .inf\n  dt_max: 1\n  end: 1\n",
+               {"job.yaml:3: time.cfl: must be finite, got \".inf\""});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 1\n  dt_max: 0\n  end: 1\n",
+               {"job.yaml:4: time.dt_max: must be > 0, got \"0\""});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 1\n  dt_min: -1\n  dt_max: 1\n  end: 1\n",
+               {"job.yaml:4: time.dt_min: must be >= 0, got \"-1\""});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 1\n  dt_max: 1\n  end: 0\n",
+               {"job.yaml:5: time.end: must be > 0, got \"0\""});
+  expect_error("grid: {cells: [8, 8]}\ntime:\n  cfl: 1\n  dt_max: 1\n",
+               {"job.yaml:3: time.end: missing required key"});
+}
+
+// --- fluid and advection
+
+TEST(ConfigError, NegativeViscosity) {
+  expect_error(kHead + "fluid:\n  viscosity: -0.001\n",
+               {"job.yaml:7: fluid.viscosity: must be >= 0, got \"-0.001\""});
+}
+
+TEST(ConfigError, UnknownAdvectionSchemeOrInterpolation) {
+  expect_error(kHead + "advection:\n  scheme: maccormak\n",
+               {"job.yaml:7: advection.scheme: unknown scheme (expected one of: semi_lagrangian, "
+                "maccormack, bfecc), got \"maccormak\""});
+  expect_error(kHead + "advection:\n  interpolation: cubic\n",
+               {"job.yaml:7: advection.interpolation: unknown interpolation (expected one of: "
+                "linear, monotone_cubic), got \"cubic\""});
+}
+
+TEST(ConfigError, MonotoneCubicNeedsHaloTwo) {
+  expect_error("grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n"
+               "advection:\n  interpolation: monotone_cubic\n",
+               {"job.yaml:4: advection.interpolation: monotone_cubic needs grid.halo >= 2, but "
+                "grid.halo is 1"});
+}
+
+// --- forces
+
+TEST(ConfigError, VorticityConfinementNeedsHaloTwo) {
+  expect_error("grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n"
+               "forces:\n  vorticity_confinement: 0.5\n",
+               {"job.yaml:4: forces.vorticity_confinement: vorticity confinement needs "
+                "grid.halo >= 2, but grid.halo is 1"});
+  expect_error(kHead + "forces: {vorticity_confinement: -1}\n",
+               {"job.yaml:6: forces.vorticity_confinement: must be >= 0, got \"-1\""});
+}
+
+TEST(ConfigError, BuoyancyNamesUndeclaredScalar) {
+  // A name the job gives is reported where it is given...
+  expect_error(kHead + "scalars: {smoke: {}}\nforces:\n  buoyancy:\n    density: soot\n"
+                       "    alpha: 0.1\n",
+               {"job.yaml:9: forces.buoyancy.density: unknown scalar 'soot' (declared scalars: "
+                "smoke); it is needed because forces.buoyancy.alpha is not 0"});
+  // ... and a default name at the coefficient that makes it needed.
+  expect_error(kHead + "forces:\n  buoyancy:\n    beta: 2\n",
+               {"job.yaml:8: forces.buoyancy.beta: is not 0, so it needs the scalar "
+                "'temperature' (the default of forces.buoyancy.temperature), which is not "
+                "declared (no scalars are declared); declare it under scalars, or name another "
+                "scalar with forces.buoyancy.temperature"});
+  expect_error(kHead + "scalars: {temperature: {}}\nforces:\n  buoyancy:\n    alpha: -1\n",
+               {"job.yaml:9: forces.buoyancy.alpha: is not 0, so it needs the scalar 'density'",
+                "declared scalars: temperature"});
+}
+
+TEST(ConfigError, BuoyancyWithZeroCoefficientIgnoresItsScalar) {
+  const JobConfig job = sf::parse_job(
+      kHead + "forces:\n  buoyancy: {density: soot, temperature: heat, alpha: 0, beta: 0.0}\n",
+      "a");
+  EXPECT_TRUE(job.forces.buoyancy.enabled);
+  EXPECT_EQ(job.forces.buoyancy.density_scalar, "soot");
+  EXPECT_EQ(job.forces.buoyancy.temperature_scalar, "heat");
+}
+
+TEST(ConfigError, BuoyancyBadValues) {
+  expect_error(kHead + "forces:\n  buoyancy:\n    up: [0, 0]\n",
+               {"job.yaml:8: forces.buoyancy.up: must not be the zero vector"});
+  expect_error(kHead + "forces:\n  buoyancy:\n    up: [0, 0, 1]\n",
+               {"job.yaml:8: forces.buoyancy.up: expected a list of 2 numbers"});
+  expect_error(kHead + "forces:\n  buoyancy:\n    beta: .nan\n",
+               {"job.yaml:8: forces.buoyancy.beta: must be finite"});
+  expect_error(kHead + "forces:\n  buoyancy:\n    density: [a]\n",
+               {"job.yaml:8: forces.buoyancy.density: expected a string"});
+  expect_error(kHead + "forces:\n  buoyancy: 1\n", {"job.yaml:7: forces.buoyancy: expected a map"});
+}
+
+TEST(ConfigError, WindNeedsAPositiveRate) {
+  expect_error(kHead + "forces:\n  wind:\n    velocity: [1, 0]\n",
+               {"job.yaml:8: forces.wind.rate: missing required key"});
+  expect_error(kHead + "forces:\n  wind:\n    velocity: [1, 0]\n    rate: 0\n",
+               {"job.yaml:9: forces.wind.rate: must be > 0, got \"0\""});
+  expect_error(kHead + "forces:\n  wind:\n    velocity: [1, 0]\n    rate: -2\n",
+               {"job.yaml:9: forces.wind.rate: must be > 0, got \"-2\""});
+  expect_error(kHead + "forces:\n  wind:\n    rate: 1\n",
+               {"job.yaml:8: forces.wind.velocity: missing required key"});
+  expect_error(kHead + "forces:\n  wind:\n",
+               {"job.yaml:7: forces.wind.velocity: missing required key"});
+  expect_error(kHead + "forces:\n  wind:\n    velocity: [1, 0]\n    rate: 1\n"
+                       "    region: {shape: sphere, center: [0, 0]}\n",
+               {"job.yaml:10: forces.wind.region.radius: missing required key"});
+}
+
+TEST(ConfigError, ForceRegionWithoutAcceleration) {
+  expect_error(kHead + "forces:\n  regions:\n    - {shape: sphere, center: [0, 0], radius: 1}\n",
+               {"job.yaml:8: forces.regions[0].acceleration: missing required key"});
+  expect_error(kHead + "forces:\n  regions:\n"
+                       "    - {shape: sphere, center: [0, 0], radius: 1, acceleration: [1]}\n",
+               {"job.yaml:8: forces.regions[0].acceleration: expected a list of 2 numbers"});
+  expect_error(kHead + "forces:\n  regions: {shape: sphere}\n",
+               {"job.yaml:7: forces.regions: expected a list of force regions, got a map"});
+  expect_error(kHead + "forces:\n  gravity: [0, -9.81, 0]\n",
+               {"job.yaml:7: forces.gravity: expected a list of 2 numbers"});
+}
+
+// --- obstacles and regions
+
+TEST(ConfigError, ObstacleWithUnknownBoundary) {
+  expect_error(kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, "
+                       "boundary: outflow}\n",
+               {"job.yaml:7: obstacles[0].boundary: unknown obstacle boundary (expected one of: "
+                "no-slip, free-slip), got \"outflow\""});
+  expect_error(kHead + "obstacles: {shape: sphere}\n",
+               {"job.yaml:6: obstacles: expected a list of obstacles, got a map"});
+}
+
+TEST(ConfigError, CylinderAxis) {
+  expect_error(kHead + "obstacles:\n  - {shape: cylinder, center: [0.5, 0.5], radius: 0.1, "
+                       "axis: x}\n",
+               {"job.yaml:7: obstacles[0].axis: a cylinder in a 2-D job must run along z (it is "
+                "then a disc), got \"x\""});
+  expect_error("grid: {cells: [4, 4, 4]}\ntime: {dt: 1, end: 1}\nobstacles:\n"
+               "  - {shape: cylinder, center: [0.5, 0.5, 0.5], radius: 0.1, axis: w}\n",
+               {"job.yaml:4: obstacles[0].axis: unknown axis (expected one of: x, y, z), got "
+                "\"w\""});
+  expect_error(kHead + "obstacles:\n  - {shape: cylinder, center: [0.5, 0.5], radius: 0}\n",
+               {"job.yaml:7: obstacles[0].radius: must be > 0, got \"0\""});
+  expect_error(kHead + "obstacles:\n  - {shape: cylinder, radius: 1}\n",
+               {"job.yaml:7: obstacles[0].center: missing required key"});
+}
+
+TEST(ConfigError, RegionsShareTheirChecks) {
+  expect_error(kHead + "obstacles:\n  - {shape: box, lower: [0, 0.5], upper: [1, 0.5]}\n",
+               {"job.yaml:7: obstacles[0].upper[1]: must be greater than lower[1] = 0.5"});
+  expect_error(kHead + "obstacles:\n  - {center: [0, 0], radius: 1}\n",
+               {"job.yaml:7: obstacles[0].shape: missing required key"});
+  expect_error(kHead + "forces:\n  regions:\n    - {shape: cone, acceleration: [0, 1]}\n",
+               {"job.yaml:8: forces.regions[0].shape: unknown shape (expected one of: sphere, "
+                "box, cylinder), got \"cone\""});
+  expect_error(kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
+               {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
+                "radius, axis, lower, upper, boundary)"});
+}
+
+// --- scalars
+
+TEST(ConfigError, SourceWithBadMode) {
+  expect_error(kHead + "scalars:\n  s:\n    sources:\n"
+                       "      - {shape: sphere, center: [0, 0], radius: 1, mode: multiply, "
+                       "value: 1}\n",
+               {"job.yaml:9: scalars.s.sources[0].mode: unknown mode (expected one of: set, "
+                "add), got \"multiply\""});
+}
+
+TEST(ConfigError, SourceBadValues) {
+  expect_error(kHead + "scalars:\n  s:\n    sources:\n"
+                       "      - {shape: sphere, center: [0, 0], radius: 1}\n",
+               {"job.yaml:9: scalars.s.sources[0].value: missing required key"});
+  expect_error(kHead + "scalars:\n  s:\n    sources:\n"
+                       "      - {shape: sphere, center: [0, 0], radius: 1, value: .inf}\n",
+               {"job.yaml:9: scalars.s.sources[0].value: must be finite"});
+  expect_error(kHead + "scalars:\n  s:\n    sources:\n"
+                       "      - {shape: sphere, center: [0, 0], radius: 1, value: 1, "
+                       "velocity: [0, 1, 0]}\n",
+               {"job.yaml:9: scalars.s.sources[0].velocity: expected a list of 2 numbers"});
+  expect_error(kHead + "scalars:\n  s:\n    sources: 1\n",
+               {"job.yaml:8: scalars.s.sources: expected a list of sources, got \"1\""});
+}
+
+TEST(ConfigError, NegativeScalarDiffusionOrDissipation) {
+  expect_error(kHead + "scalars:\n  s:\n    diffusion: -1e-3\n",
+               {"job.yaml:8: scalars.s.diffusion: must be >= 0, got \"-1e-3\""});
+  expect_error(kHead + "scalars:\n  s:\n    dissipation: -0.5\n",
+               {"job.yaml:8: scalars.s.dissipation: must be >= 0, got \"-0.5\""});
+}
+
+// --- solvers
+
+TEST(ConfigError, SolverToleranceOutOfRange) {
+  expect_error(kHead + "pressure:\n  tolerance: 1\n",
+               {"job.yaml:7: pressure.tolerance: must be > 0 and < 1, got \"1\""});
+  expect_error(kHead + "pressure:\n  tolerance: 0\n",
+               {"job.yaml:7: pressure.tolerance: must be > 0 and < 1, got \"0\""});
+  expect_error(kHead + "diffusion:\n  tolerance: 2.5\n",
+               {"job.yaml:7: diffusion.tolerance: must be > 0 and < 1, got \"2.5\""});
+  expect_error(kHead + "diffusion:\n  absolute_tolerance: -1e-20\n",
+               {"job.yaml:7: diffusion.absolute_tolerance: must be >= 0, got \"-1e-20\""});
+}
+
+TEST(ConfigError, SolverMaxIterations) {
+  expect_error(kHead + "pressure:\n  max_iterations: 0\n",
+               {"job.yaml:7: pressure.max_iterations: expected a positive integer, got \"0\""});
+  expect_error(kHead + "diffusion:\n  max_iterations: 2.5\n",
+               {"job.yaml:7: diffusion.max_iterations: expected a positive integer, got "
+                "\"2.5\""});
+  expect_error(kHead + "pressure:\n  max_iterations: 3000000000\n",
+               {"job.yaml:7: pressure.max_iterations: is out of range (at most 2147483647), got "
+                "\"3000000000\""});
+}
+
+// --- walls
+
+TEST(ConfigError, WallVelocityWithNormalComponent) {
+  expect_error(kHead + "boundary:\n  y:\n    upper: {type: no-slip, velocity: [1, 0.5]}\n",
+               {"job.yaml:8: boundary.y.upper.velocity: a wall's velocity must be tangential "
+                "(its y component, normal to the wall, must be 0, got 0.5)"});
+  expect_error("grid: {cells: [4, 4, 4]}\ntime: {dt: 1, end: 1}\nboundary:\n"
+               "  x: {lower: {type: no-slip, velocity: [-2, 1, 1]}}\n",
+               {"job.yaml:4: boundary.x.lower.velocity: a wall's velocity must be tangential "
+                "(its x component"});
+  expect_error(kHead + "boundary:\n  y:\n    upper: {type: no-slip, velocity: [1, 0, 0]}\n",
+               {"job.yaml:8: boundary.y.upper.velocity: expected a list of 2 numbers"});
+}
+
+TEST(ConfigError, InflowKeysOnAWall) {
+  expect_error(kHead + "boundary:\n  y:\n    upper: {type: no-slip, velocity: [1, 0], "
+                       "profile: parabolic}\n",
+               {"job.yaml:8: boundary.y.upper.profile: unknown key for type 'no-slip' (expected "
+                "one of: type, velocity)"});
+  expect_error(kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: no-slip, "
+                       "scalars: {s: 1}}\n",
+               {"job.yaml:9: boundary.y.upper.scalars: unknown key for type 'no-slip'"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -610,6 +1210,98 @@ TEST(LoadJob, MalformedFileFailsIdenticallyOnEveryRank) {
   const std::string message = load_error(file.path());
   EXPECT_EQ(message, file.path() + ":6: output.interval: must be >= 0, got \"-2\"");
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The job files shipped in the source tree are documentation and regression cases: every one must
+// parse, and so must the complete example in jobs/README.md.
+
+/// The source tree: $STABLEFLUIDS_SOURCE_DIR if set, else the build's STABLEFLUIDS_SOURCE_DIR
+/// definition, else empty (and the tests below fail rather than silently check nothing).
+std::string source_dir() {
+  if (const char* env = std::getenv("STABLEFLUIDS_SOURCE_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+#ifdef STABLEFLUIDS_SOURCE_DIR
+  return STABLEFLUIDS_SOURCE_DIR;
+#else
+  return "";
+#endif
+}
+
+/// The text of `path`, or nullopt if it cannot be read.
+std::optional<std::string> slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const char* const kNoSourceDir =
+    "the source directory is unknown: set STABLEFLUIDS_SOURCE_DIR in the environment, or build "
+    "with target_compile_definitions(test_config PRIVATE STABLEFLUIDS_SOURCE_DIR=\"...\")";
+
+TEST(JobFiles, EveryExampleJobParses) {
+  const std::string root = source_dir();
+  ASSERT_FALSE(root.empty()) << kNoSourceDir;
+  const std::filesystem::path jobs = std::filesystem::path(root) / "jobs";
+  ASSERT_TRUE(std::filesystem::is_directory(jobs)) << jobs << " is not a directory";
+
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(jobs)) {
+    const std::string extension = entry.path().extension().string();
+    if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml")) {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const auto text = slurp(jobs / name);
+    ASSERT_TRUE(text.has_value()) << "cannot read " << (jobs / name);
+    try {
+      const JobConfig job = sf::parse_job(*text, "jobs/" + name);
+      EXPECT_EQ(job.name, std::filesystem::path(name).stem().string())
+          << "an example job's run name should match its file name";
+    } catch (const JobError& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+  // The examples the documentation refers to must all be there.
+  for (const char* expected :
+       {"cavity_2d.yaml", "cylinder_2d.yaml", "plume_3d.yaml", "taylor_green_2d.yaml",
+        "taylor_green_3d.yaml", "vortex_2d.yaml", "vortex_3d.yaml"}) {
+    EXPECT_TRUE(std::find(names.begin(), names.end(), expected) != names.end())
+        << "jobs/" << expected << " is missing";
+  }
+}
+
+TEST(JobFiles, ReadmeCompleteExampleParses) {
+  const std::string root = source_dir();
+  ASSERT_FALSE(root.empty()) << kNoSourceDir;
+  const auto readme = slurp(std::filesystem::path(root) / "jobs" / "README.md");
+  ASSERT_TRUE(readme.has_value()) << "cannot read jobs/README.md";
+  const std::size_t heading = readme->find("\n## A complete example");
+  ASSERT_NE(heading, std::string::npos) << "jobs/README.md has no \"## A complete example\"";
+  const std::string fence = "```yaml\n";
+  const std::size_t begin = readme->find(fence, heading);
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = readme->find("\n```", begin + fence.size());
+  ASSERT_NE(end, std::string::npos);
+  const std::string text = readme->substr(begin + fence.size(), end + 1 - begin - fence.size());
+  try {
+    const JobConfig job = sf::parse_job(text, "jobs/README.md (complete example)");
+    // The example is meant to show every section.
+    EXPECT_TRUE(job.forces.buoyancy.enabled);
+    EXPECT_TRUE(job.forces.wind.enabled);
+    EXPECT_FALSE(job.forces.regions.empty());
+    EXPECT_FALSE(job.obstacles.empty());
+    EXPECT_GT(job.time.cfl, 0.0);
+    EXPECT_GT(job.fluid.viscosity, 0.0);
+  } catch (const JobError& e) {
+    ADD_FAILURE() << e.what();
+  }
 }
 
 }  // namespace
