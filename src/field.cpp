@@ -33,8 +33,8 @@ GhostFill velocity_fill(const FaceBoundary& face, int component, int axis) {
   switch (face.kind) {
     case BoundaryKind::Periodic:
       return {GhostRule::Periodic, 0.0, InflowProfile::Uniform};
-    case BoundaryKind::NoSlip:
-      return {GhostRule::Odd, 0.0, InflowProfile::Uniform};
+    case BoundaryKind::NoSlip:  // a moving wall carries its tangential velocity
+      return {GhostRule::Odd, normal ? 0.0 : face.velocity[component], InflowProfile::Uniform};
     case BoundaryKind::FreeSlip:
       return normal ? GhostFill{GhostRule::Odd, 0.0, InflowProfile::Uniform}
                     : GhostFill{GhostRule::Even, 0.0, InflowProfile::Uniform};

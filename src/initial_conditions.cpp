@@ -1,20 +1,11 @@
 // Initial conditions (formulas in config.hpp, VelocityInit).
 #include "initial_conditions.hpp"
 
+#include "region.hpp"
+
 #include <cmath>
 
 namespace sf {
-
-bool region_contains(const Region& region, const double x[3], int dim) {
-  if (region.shape == Region::Shape::Sphere) {
-    double r2 = 0.0;
-    for (int a = 0; a < dim; ++a) r2 += (x[a] - region.center[a]) * (x[a] - region.center[a]);
-    return r2 <= region.radius * region.radius;
-  }
-  for (int a = 0; a < dim; ++a)
-    if (x[a] < region.lower[a] || x[a] > region.upper[a]) return false;
-  return true;
-}
 
 namespace {
 

@@ -7,9 +7,6 @@
 
 namespace sf {
 
-/// True if the point x (x, y, z order; z ignored in 2D) lies inside `region`.
-bool region_contains(const Region& region, const double x[3], int dim);
-
 /// Sets the owned face velocities from `init`. Tangential slots of the face DM's extra upper
 /// layer are left at 0 (they are not faces of the domain).
 PetscErrorCode set_initial_velocity(const VelocityInit& init, Field& velocity);

@@ -1,0 +1,27 @@
+#include "region.hpp"
+
+namespace sf {
+
+bool region_contains(const Region& region, const double x[3], int dim) {
+  switch (region.shape) {
+    case Region::Shape::Sphere: {
+      double r2 = 0.0;
+      for (int a = 0; a < dim; ++a) r2 += (x[a] - region.center[a]) * (x[a] - region.center[a]);
+      return r2 <= region.radius * region.radius;
+    }
+    case Region::Shape::Cylinder: {
+      // Distance from the axis line: every axis but the cylinder's own.
+      double r2 = 0.0;
+      for (int a = 0; a < dim; ++a)
+        if (a != region.axis) r2 += (x[a] - region.center[a]) * (x[a] - region.center[a]);
+      return r2 <= region.radius * region.radius;
+    }
+    case Region::Shape::Box:
+      break;
+  }
+  for (int a = 0; a < dim; ++a)
+    if (x[a] < region.lower[a] || x[a] > region.upper[a]) return false;
+  return true;
+}
+
+}  // namespace sf
