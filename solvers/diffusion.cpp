@@ -1,0 +1,457 @@
+// Implicit diffusion (Stam §2.2 step 3), backward Euler for every component q of a field:
+//
+//   (I - k dt lap) q = q*,      k = nu (velocity) or kappa (scalars),
+//
+// each component on its own sample location of the MAC cell (i, j, k), spacing h_a per axis:
+//   scalars                  at the cell centre;
+//   velocity component c     at the centre of the lower face of the cell in direction c, so
+//                            along axis c the samples run over the faces 0..n (n + 1 of them on a
+//                            non-periodic axis) and along the other axes over the cells.
+//
+// Row of a free sample, with a = k dt:
+//   (1 + a sum_a 2 / h_a^2) q - sum over the 2 dim neighbours (a / h_a^2) q_neighbour = q*.
+// A neighbour beyond a non-periodic domain side is a ghost given by the component's GhostFill
+// on that side (field.hpp): Even g = q(mirror), Odd g = 2 v - q(mirror), the mirror being index 1
+// (staggered on that axis) or 0 below the domain and n - 1 above it; the ghost's coefficient
+// folds onto the mirror sample (or the diagonal, when the mirror is the sample itself) and the
+// 2 v term moves to the right-hand side. A neighbour whose value is prescribed (a fixed face,
+// SolidMask::fixed_face) is a known value and moves to the right-hand side too, which keeps the
+// matrix symmetric. Next to a solid cell a scalar sees no flux (the neighbour and its share of
+// the diagonal drop out); a velocity component sees the solid's face velocity (a known value,
+// 0 for static obstacles), except across a free-slip obstacle, where the tangential neighbour
+// mirrors the sample itself (no flux). A prescribed sample keeps its value: identity row.
+//
+// Symmetry: the only folded coefficient that lands off the diagonal is the Even mirror of a free
+// boundary face (an outflow face of the normal component), whose row gets 2 a / h^2 on q(1)
+// (or q(n - 1)) against a / h^2 in the neighbour's row. That row is scaled by 1/2, which makes
+// the matrix symmetric and, being strictly diagonally dominant, positive definite: CG applies
+// at every location.
+#include "diffusion.hpp"
+
+#include <petscksp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace sf {
+
+namespace {
+
+using OwnedMat = Owned<Mat, MatDestroy>;
+using OwnedKSP = Owned<KSP, KSPDestroy>;
+
+constexpr const char* kPrefix = "diffusion_";
+
+// The default preconditioner, chosen from the measurements in solvers/README.md.
+constexpr const char* kDefaultPreconditioner = PCSOR;
+
+// Locations 0..2 are the faces normal to x, y, z; location 3 the cell centres.
+constexpr int kCellLocation = 3;
+
+using Index = std::array<PetscInt, 3>;
+using SideFills = std::array<std::array<GhostFill, 2>, 3>;
+
+/// One term of a row of the backward-Euler system.
+enum class Term {
+  Unknown,   // coefficient of an unknown sample (the diagonal included)
+  Known,     // coefficient of a prescribed sample: its value moves to the right-hand side
+  Constant,  // a constant on the left-hand side (the 2 v of an Odd ghost, times its weight)
+};
+
+/// What a sample of a location is, over the location DM's ghosted extent (width 1), so rows
+/// can ask about neighbours owned by other ranks. A face's status depends on both cells it
+/// touches, one of which may lie beyond the solid mask's halo for a ghost face; the flags are
+/// therefore computed where the face is owned and exchanged like any field.
+enum SampleKind : std::uint8_t {
+  kFree = 0,
+  kPrescribed = 1,
+  kPrescribedFreeSlip = 2,  // a prescribed face touching a free-slip solid cell
+};
+
+struct SampleKinds {
+  std::vector<std::uint8_t> data;
+  Index start{0, 0, 0};
+  Index width{1, 1, 1};
+  std::uint8_t operator()(const Index& m) const {
+    return data[static_cast<size_t>(((m[2] - start[2]) * width[1] + (m[1] - start[1])) *
+                                        width[0] +
+                                    (m[0] - start[0]))];
+  }
+};
+
+/// Everything a row needs to know about its component.
+struct RowContext {
+  const Grid* grid = nullptr;
+  const SampleKinds* kinds = nullptr;
+  const Field* field = nullptr;
+  int component = 0;
+  int stagger = -1;            // axis the samples are staggered on, -1 for cell centres
+  const SideFills* fills = nullptr;
+  std::array<double, 3> weight{0.0, 0.0, 0.0};  // k dt / h_a^2
+  double diagonal = 1.0;                        // 1 + sum_a 2 k dt / h_a^2
+
+  /// True if the value of sample m is prescribed (kept, not solved for).
+  bool prescribed(const Index& m) const { return (*kinds)(m) != kFree; }
+
+  /// True if the prescribed face sample m touches a free-slip solid cell.
+  bool touches_free_slip(const Index& m) const { return (*kinds)(m) == kPrescribedFreeSlip; }
+
+  /// Free samples on a non-periodic boundary face of their own axis: the rows scaled by 1/2.
+  double row_scale(const Index& s) const {
+    if (stagger < 0 || grid->periodic(stagger)) return 1.0;
+    const PetscInt along = s[stagger];
+    return along == 0 || along == grid->cells(stagger) ? 0.5 : 1.0;
+  }
+};
+
+/// Calls visit(term, sample, value) for every term of the row of the free sample s (before the
+/// row scale). Unknown and Known terms carry a coefficient, Constant terms a left-hand-side
+/// value. Indices across a periodic axis are left unwrapped: DMDA stencils and local vectors
+/// resolve them.
+template <typename Visit>
+inline void visit_row(const RowContext& ctx, const Index& s, Visit&& visit) {
+  const Grid& grid = *ctx.grid;
+  visit(Term::Unknown, s, ctx.diagonal);
+  for (int a = 0; a < grid.dim(); ++a) {
+    const PetscInt n = grid.cells(a);
+    const bool staggered = ctx.stagger == a;
+    for (int side = 0; side < 2; ++side) {
+      Index m = s;
+      m[a] += side == 0 ? -1 : 1;
+      double coefficient = -ctx.weight[a];
+      if (!grid.periodic(a)) {
+        const PetscInt last = staggered ? n : n - 1;
+        if (m[a] < 0 || m[a] > last) {
+          const GhostFill& fill = (*ctx.fills)[a][side];
+          m[a] = side == 0 ? (staggered ? 1 : 0) : n - 1;
+          if (fill.rule == GhostRule::Odd) {
+            const double v =
+                ctx.field->boundary_value(fill, a, s[0], s[1], s[2], ctx.component);
+            visit(Term::Constant, s, 2.0 * coefficient * v);
+            coefficient = -coefficient;
+          }
+        }
+      }
+      if (m == s) {
+        visit(Term::Unknown, s, coefficient);
+      } else if (!ctx.prescribed(m)) {
+        visit(Term::Unknown, m, coefficient);
+      } else if (ctx.stagger < 0) {
+        visit(Term::Unknown, s, coefficient);  // a scalar sees no flux into a solid cell
+      } else if (a != ctx.stagger && ctx.touches_free_slip(m)) {
+        visit(Term::Unknown, s, coefficient);  // free slip: the tangential mirror is q itself
+      } else {
+        visit(Term::Known, m, coefficient);
+      }
+    }
+  }
+}
+
+/// The sample DM of a location: dof 1, stencil width 1, the cell DM's process grid and
+/// ownership ranges, plus the upper boundary faces on the last rank of a non-periodic
+/// staggered axis, so its owned box is grid.owned_faces(stagger) (or the owned cells).
+PetscErrorCode create_location_dm(const Grid& grid, int stagger, DM* dm) {
+  PetscFunctionBeginUser;
+  std::array<PetscInt, 3> procs{1, 1, 1};
+  PetscCall(DMDAGetInfo(grid.cell_dm(), nullptr, nullptr, nullptr, nullptr, &procs[0], &procs[1],
+                        &procs[2], nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
+  const PetscInt* cell_ranges[3] = {nullptr, nullptr, nullptr};
+  PetscCall(DMDAGetOwnershipRanges(grid.cell_dm(), &cell_ranges[0], &cell_ranges[1],
+                                   &cell_ranges[2]));
+  std::array<std::vector<PetscInt>, 3> ranges;
+  std::array<PetscInt, 3> sizes{1, 1, 1};
+  DMBoundaryType bt[3] = {DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE};
+  for (int a = 0; a < grid.dim(); ++a) {
+    ranges[a].assign(cell_ranges[a], cell_ranges[a] + procs[a]);
+    sizes[a] = grid.face_count(stagger < 0 ? -1 : stagger, a);
+    if (stagger == a && !grid.periodic(a)) ranges[a].back() += 1;
+    bt[a] = grid.periodic(a) ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
+  }
+  if (grid.dim() == 2) {
+    PetscCall(DMDACreate2d(grid.comm(), bt[0], bt[1], DMDA_STENCIL_STAR, sizes[0], sizes[1],
+                           procs[0], procs[1], 1, 1, ranges[0].data(), ranges[1].data(), dm));
+  } else {
+    PetscCall(DMDACreate3d(grid.comm(), bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, sizes[0],
+                           sizes[1], sizes[2], procs[0], procs[1], procs[2], 1, 1,
+                           ranges[0].data(), ranges[1].data(), ranges[2].data(), dm));
+  }
+  PetscCall(DMSetUp(*dm));
+  PetscFunctionReturn(0);
+}
+
+/// A location's solver state.
+struct Location {
+  int stagger = -1;
+  OwnedDM dm;
+  OwnedMat matrix;
+  OwnedKSP ksp;
+  OwnedVec solution;
+  OwnedVec rhs;
+  IndexBox owned;
+  SampleKinds kinds;
+  // What the matrix holds: k dt, the solid mask and the ghost rules it was assembled for.
+  double alpha = -1.0;
+  int solids_version = -1;
+  std::array<std::array<GhostRule, 2>, 3> rules{};
+};
+
+}  // namespace
+
+struct Diffusion::Impl {
+  const Grid* grid = nullptr;
+  const SolidMask* solids = nullptr;
+  SolverConfig config;
+  std::array<Location, 4> locations;
+
+  PetscErrorCode create(Location& location, int stagger);
+  PetscErrorCode classify(Location& location);
+  PetscErrorCode assemble(Location& location, const RowContext& ctx);
+  PetscErrorCode solve_component(Field& field, int component, double alpha, PetscInt* its);
+};
+
+PetscErrorCode Diffusion::Impl::create(Location& location, int stagger) {
+  PetscFunctionBeginUser;
+  location.stagger = stagger;
+  location.owned = stagger < 0 ? grid->owned_cells() : grid->owned_faces(stagger);
+  PetscCall(create_location_dm(*grid, stagger, location.dm.replace()));
+  PetscCall(DMCreateMatrix(location.dm, location.matrix.replace()));
+  PetscCall(MatSetOption(location.matrix, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(location.matrix, MAT_SPD, PETSC_TRUE));
+  PetscCall(DMCreateGlobalVector(location.dm, location.solution.replace()));
+  PetscCall(DMCreateGlobalVector(location.dm, location.rhs.replace()));
+
+  PetscCall(KSPCreate(grid->comm(), location.ksp.replace()));
+  PetscCall(KSPSetOptionsPrefix(location.ksp, kPrefix));
+  PetscCall(KSPSetType(location.ksp, KSPCG));
+  // rtol then bounds ||b - A q|| / ||b|| whatever the preconditioner.
+  PetscCall(KSPSetNormType(location.ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(location.ksp, config.rtol, config.atol, PETSC_DEFAULT,
+                             static_cast<PetscInt>(config.max_iterations)));
+  // q* is the natural first guess: the step changes it by O(k dt).
+  PetscCall(KSPSetInitialGuessNonzero(location.ksp, PETSC_TRUE));
+  PC pc;
+  PetscCall(KSPGetPC(location.ksp, &pc));
+  PetscCall(PCSetType(pc, kDefaultPreconditioner));
+  PetscCall(KSPSetFromOptions(location.ksp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Diffusion::Impl::classify(Location& location) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const int stagger = location.stagger;
+  OwnedVec owned, ghosted;
+  PetscCall(DMCreateGlobalVector(location.dm, owned.replace()));
+  PetscCall(DMCreateLocalVector(location.dm, ghosted.replace()));
+  PetscScalar* data;
+  ArrayView view;
+  PetscCall(VecGetArray(owned, &data));
+  PetscCall(g.global_view(location.dm, data, &view));
+  for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    std::uint8_t kind = kFree;
+    if (stagger < 0) {
+      kind = solids->solid(i, j, k) ? kPrescribed : kFree;
+    } else if (solids->fixed_face(stagger, i, j, k)) {
+      const PetscInt below[3] = {i - (stagger == 0), j - (stagger == 1), k - (stagger == 2)};
+      const bool free_slip = solids->cell(i, j, k) == SolidMask::FreeSlipSolid ||
+                             solids->cell(below[0], below[1], below[2]) ==
+                                 SolidMask::FreeSlipSolid;
+      kind = free_slip ? kPrescribedFreeSlip : kPrescribed;
+    }
+    view(i, j, k) = kind;
+  });
+  PetscCall(VecRestoreArray(owned, &data));
+  PetscCall(DMGlobalToLocalBegin(location.dm, owned, INSERT_VALUES, ghosted));
+  PetscCall(DMGlobalToLocalEnd(location.dm, owned, INSERT_VALUES, ghosted));
+  const PetscScalar* local;
+  PetscCall(VecGetArrayRead(ghosted, &local));
+  PetscCall(g.local_view(location.dm, const_cast<PetscScalar*>(local), &view));
+  location.kinds.start = view.start;
+  location.kinds.width = view.width;
+  location.kinds.data.resize(static_cast<size_t>(view.width[0] * view.width[1] * view.width[2]));
+  for (size_t n = 0; n < location.kinds.data.size(); ++n)
+    location.kinds.data[n] = static_cast<std::uint8_t>(local[n]);
+  PetscCall(VecRestoreArrayRead(ghosted, &local));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Diffusion::Impl::assemble(Location& location, const RowContext& ctx) {
+  PetscFunctionBeginUser;
+  PetscCall(MatZeroEntries(location.matrix));
+  PetscErrorCode status = 0;
+  for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (status) return;
+    const Index s{i, j, k};
+    const MatStencil row{k, j, i, 0};
+    MatStencil columns[7];
+    PetscScalar values[7];
+    PetscInt count = 0;
+    if (ctx.prescribed(s)) {
+      columns[count] = row;
+      values[count++] = ctx.diagonal;
+    } else {
+      const double scale = ctx.row_scale(s);
+      visit_row(ctx, s, [&](Term term, const Index& m, double value) {
+        if (term != Term::Unknown) return;
+        // A mirror can coincide with a neighbour (or the sample itself): merge them.
+        for (PetscInt e = 0; e < count; ++e) {
+          if (columns[e].i == m[0] && columns[e].j == m[1] && columns[e].k == m[2]) {
+            values[e] += scale * value;
+            return;
+          }
+        }
+        columns[count] = MatStencil{m[2], m[1], m[0], 0};
+        values[count++] = scale * value;
+      });
+    }
+    status = MatSetValuesStencil(location.matrix, 1, &row, count, columns, values, ADD_VALUES);
+  });
+  PetscCall(status);
+  PetscCall(MatAssemblyBegin(location.matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(location.matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(KSPSetOperators(location.ksp, location.matrix, location.matrix));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Diffusion::Impl::solve_component(Field& field, int component, double alpha,
+                                                PetscInt* its) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const int stagger = field.stagger(component);
+  Location& location = locations[stagger < 0 ? kCellLocation : stagger];
+  if (!location.ksp) PetscCall(create(location, stagger));
+
+  // The sample kinds depend on the mask only; the matrix below is reassembled after them, as
+  // its recorded mask version is still the old one.
+  if (location.solids_version != solids->version()) PetscCall(classify(location));
+  RowContext ctx;
+  ctx.grid = grid;
+  ctx.kinds = &location.kinds;
+  ctx.field = &field;
+  ctx.component = component;
+  ctx.stagger = stagger;
+  ctx.fills = &field.boundary()[component];
+  ctx.diagonal = 1.0;
+  for (int a = 0; a < g.dim(); ++a) {
+    ctx.weight[a] = alpha / (g.spacing(a) * g.spacing(a));
+    ctx.diagonal += 2.0 * ctx.weight[a];
+  }
+  std::array<std::array<GhostRule, 2>, 3> rules{};
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) rules[a][side] = (*ctx.fills)[a][side].rule;
+  // An Odd rule on a free face of the staggered axis would leave a row no scaling symmetrises;
+  // the boundary conditions never produce one (Odd normal faces are prescribed).
+  if (stagger >= 0 && !g.periodic(stagger)) {
+    for (int side = 0; side < 2; ++side)
+      PetscCheck(rules[stagger][side] != GhostRule::Odd ||
+                     g.boundary(stagger, side) != BoundaryKind::Outflow,
+                 g.comm(), PETSC_ERR_SUP,
+                 "diffusion of '%s': component %d has a Dirichlet (Odd) rule on a free outflow "
+                 "face",
+                 field.name().c_str(), component);
+  }
+  if (location.alpha != alpha || location.solids_version != solids->version() ||
+      location.rules != rules) {
+    PetscCall(assemble(location, ctx));
+    location.alpha = alpha;
+    location.solids_version = solids->version();
+    location.rules = rules;
+  }
+
+  // Right-hand side and initial guess from the field; known neighbours come from the local
+  // vector, whose halo holds the values owned by the neighbouring ranks.
+  const PetscScalar* q_local;
+  PetscScalar *q_global, *x_data, *b_data;
+  ArrayView ql, qg, x, b;
+  PetscCall(VecGetArrayRead(field.local(), &q_local));
+  PetscCall(g.local_view(field.dm(), const_cast<PetscScalar*>(q_local), &ql));
+  PetscCall(VecGetArray(field.global(), &q_global));
+  PetscCall(g.global_view(field.dm(), q_global, &qg));
+  PetscCall(VecGetArray(location.solution, &x_data));
+  PetscCall(g.global_view(location.dm, x_data, &x));
+  PetscCall(VecGetArray(location.rhs, &b_data));
+  PetscCall(g.global_view(location.dm, b_data, &b));
+  const int c = component;
+  for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    const Index s{i, j, k};
+    const double q = qg(i, j, k, c);
+    x(i, j, k) = q;
+    if (ctx.prescribed(s)) {
+      b(i, j, k) = ctx.diagonal * q;
+      return;
+    }
+    double rhs = q;
+    visit_row(ctx, s, [&](Term term, const Index& m, double value) {
+      if (term == Term::Known) rhs -= value * ql(m[0], m[1], m[2], c);
+      if (term == Term::Constant) rhs -= value;
+    });
+    b(i, j, k) = ctx.row_scale(s) * rhs;
+  });
+  PetscCall(VecRestoreArray(location.rhs, &b_data));
+  PetscCall(VecRestoreArray(location.solution, &x_data));
+  PetscCall(VecRestoreArray(field.global(), &q_global));
+  PetscCall(VecRestoreArrayRead(field.local(), &q_local));
+
+  PetscCall(KSPSolve(location.ksp, location.rhs, location.solution));
+  KSPConvergedReason reason;
+  PetscInt iterations = 0;
+  PetscCall(KSPGetConvergedReason(location.ksp, &reason));
+  PetscCall(KSPGetIterationNumber(location.ksp, &iterations));
+  PetscCheck(reason > 0, g.comm(), PETSC_ERR_NOT_CONVERGED,
+             "diffusion of '%s' (component %d) did not converge: %s after %" PetscInt_FMT
+             " iterations (see -diffusion_ksp_monitor, -diffusion_ksp_max_it)",
+             field.name().c_str(), component, KSPConvergedReasons[reason], iterations);
+  *its += iterations;
+
+  // Only the free samples take the solution: prescribed values stay bit for bit.
+  const PetscScalar* solved;
+  PetscCall(VecGetArray(field.global(), &q_global));
+  PetscCall(g.global_view(field.dm(), q_global, &qg));
+  PetscCall(VecGetArrayRead(location.solution, &solved));
+  PetscCall(g.global_view(location.dm, const_cast<PetscScalar*>(solved), &x));
+  for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!ctx.prescribed(Index{i, j, k})) qg(i, j, k, c) = x(i, j, k);
+  });
+  PetscCall(VecRestoreArrayRead(location.solution, &solved));
+  PetscCall(VecRestoreArray(field.global(), &q_global));
+  PetscFunctionReturn(0);
+}
+
+Diffusion::Diffusion() : impl_(std::make_unique<Impl>()) {}
+
+Diffusion::~Diffusion() = default;
+
+PetscErrorCode Diffusion::setup(const Grid& grid, const SolidMask& solids,
+                                const SolverConfig& config) {
+  PetscFunctionBeginUser;
+  impl_->grid = &grid;
+  impl_->solids = &solids;
+  impl_->config = config;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Diffusion::diffuse(Field& field, double coefficient, double dt,
+                                  PetscInt* iterations) {
+  PetscFunctionBeginUser;
+  PetscInt total = 0;
+  if (iterations) *iterations = 0;
+  if (coefficient == 0.0) PetscFunctionReturn(0);
+  Impl& s = *impl_;
+  PetscCheck(s.grid, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Diffusion::setup() was not called");
+  PetscCheck(&field.grid() == s.grid, s.grid->comm(), PETSC_ERR_ARG_WRONG,
+             "diffuse(): field '%s' lives on another grid", field.name().c_str());
+  PetscCheck(coefficient > 0.0 && dt > 0.0, s.grid->comm(), PETSC_ERR_ARG_OUTOFRANGE,
+             "diffuse(): coefficient %g and time step %g must be positive", coefficient, dt);
+  // Dirichlet faces take their boundary values and the halo is exchanged once for all
+  // components; every component then reads its known neighbours from the local vector.
+  PetscCall(field.fill_ghosts());
+  for (int c = 0; c < field.components(); ++c)
+    PetscCall(s.solve_component(field, c, coefficient * dt, &total));
+  if (iterations) *iterations = total;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
