@@ -186,7 +186,7 @@ std::string FrameWriter::frame_path(int frame) const {
 std::string FrameWriter::index_path() const { return directory_ + "/" + name_ + ".xmf"; }
 
 PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field>& scalars,
-                                  PetscInt step, double time) {
+                                  Vec pressure, PetscInt step, double time) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -251,12 +251,17 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
 
     ok = ok && write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
                              transfer, &error);
-    for (const Field& scalar : scalars) {
+    // Cell-centred fields are written straight from their global vectors: a rank's owned block
+    // is already contiguous in x-fastest order.
+    std::vector<std::pair<std::string, Vec>> cell_fields;
+    for (const Field& scalar : scalars) cell_fields.emplace_back(scalar.name(), scalar.global());
+    if (pressure) cell_fields.emplace_back("pressure", pressure);
+    for (const auto& [field_name, vec] : cell_fields) {
       const PetscScalar* data;
-      PetscCall(VecGetArrayRead(scalar.global(), &data));
-      ok = ok && write_dataset(file, scalar.name(), make_slab(dim, owned, cells, 1), data,
-                               transfer, &error);
-      PetscCall(VecRestoreArrayRead(scalar.global(), &data));
+      PetscCall(VecGetArrayRead(vec, &data));
+      ok = ok && write_dataset(file, field_name, make_slab(dim, owned, cells, 1), data, transfer,
+                               &error);
+      PetscCall(VecRestoreArrayRead(vec, &data));
     }
 
     // Raw face values, one dataset per component with its own face counts.
@@ -305,6 +310,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   if (attributes_.empty()) {
     attributes_.push_back({"velocity", "/velocity", 3});
     for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
+    if (pressure) attributes_.push_back({"pressure", "/pressure", 1});
   }
   frames_.push_back({std::filesystem::path(path).filename().string(), time});
   PetscCall(write_index());

@@ -5,6 +5,7 @@
 // Contents of <directory>/<name>_NNNNNN.h5 (dataset shapes slowest axis first: [nz,] ny, nx):
 //   /velocity            [nz,] ny, nx, 3   velocity averaged to cell centres (w = 0 in 2D)
 //   /<scalar>            [nz,] ny, nx      every scalar, at cell centres
+//   /pressure            [nz,] ny, nx      the last projection's pressure (when given)
 //   /face_velocity/x|y|z                   the raw MAC face values of each component, shape
 //                                          cells + 1 along its own non-periodic axis
 //   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order)
@@ -26,9 +27,10 @@ public:
   PetscErrorCode setup(const Grid& grid, const OutputConfig& output, const std::string& name);
 
   /// Writes the next frame. `velocity` must have up-to-date ghosts (the cell-centre average
-  /// reads the upper face of every cell). Collective.
-  PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, PetscInt step,
-                       double time);
+  /// reads the upper face of every cell). `pressure`, if not null, is a global vector with the
+  /// cell DM's layout. Collective.
+  PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
+                       PetscInt step, double time);
 
   int frames_written() const { return static_cast<int>(frames_.size()); }
   /// Path of frame number `frame` (0-based).

@@ -10,17 +10,14 @@
 
 #include "field.hpp"
 #include "mpi_test_util.hpp"
+#include "test_boundaries.hpp"
 
 namespace sf {
 namespace {
 
-using Boundaries = std::array<std::array<FaceBoundary, 2>, 3>;
-
-FaceBoundary face(BoundaryKind kind) {
-  FaceBoundary f;
-  f.kind = kind;
-  return f;
-}
+using test::all;
+using test::Boundaries;
+using test::face;
 
 FaceBoundary inflow(std::array<double, 3> velocity, double density) {
   FaceBoundary f;
@@ -30,15 +27,9 @@ FaceBoundary inflow(std::array<double, 3> velocity, double density) {
   return f;
 }
 
-Boundaries all_periodic() {
-  Boundaries b;
-  for (auto& axis : b) axis = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
-  return b;
-}
-
 /// x: inflow / outflow, y: no-slip / free-slip, z (3D): periodic.
 Boundaries mixed() {
-  Boundaries b = all_periodic();
+  Boundaries b = all(BoundaryKind::Periodic);
   b[0] = {inflow({1.5, -0.25, 0.75}, 3.0), face(BoundaryKind::Outflow)};
   b[1] = {face(BoundaryKind::NoSlip), face(BoundaryKind::FreeSlip)};
   return b;
@@ -169,9 +160,9 @@ void check_all_layouts(std::array<long, 3> cells, int dim, const Boundaries& bou
 
 // Cell counts are chosen so that splits on 2-4 ranks are uneven and every slab is still at least
 // as wide as the largest halo.
-TEST(Halo, Periodic2D) { check_all_layouts({23, 18, 1}, 2, all_periodic()); }
+TEST(Halo, Periodic2D) { check_all_layouts({23, 18, 1}, 2, all(BoundaryKind::Periodic)); }
 TEST(Halo, WallsInflowOutflow2D) { check_all_layouts({23, 18, 1}, 2, mixed()); }
-TEST(Halo, Periodic3D) { check_all_layouts({17, 18, 19}, 3, all_periodic()); }
+TEST(Halo, Periodic3D) { check_all_layouts({17, 18, 19}, 3, all(BoundaryKind::Periodic)); }
 TEST(Halo, WallsInflowOutflow3D) { check_all_layouts({17, 18, 19}, 3, mixed()); }
 
 // A halo wider than some rank's slab cannot be exchanged with nearest neighbours only. Every
@@ -185,7 +176,7 @@ TEST(Halo, HaloWiderThanASlabIsRefusedOnEveryRank) {
   const bool fits = 7 / size >= 4;
   Grid grid;
   PetscCallVoid(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
-  const PetscErrorCode code = grid.setup(PETSC_COMM_WORLD, config, all_periodic(), {size, 1, 1});
+  const PetscErrorCode code = grid.setup(PETSC_COMM_WORLD, config, all(BoundaryKind::Periodic), {size, 1, 1});
   PetscCallVoid(PetscPopErrorHandler());
   EXPECT_EQ(code, fits ? 0 : PETSC_ERR_ARG_OUTOFRANGE);
   EXPECT_EQ(test::global_sum(code != 0 ? 1 : 0), fits ? 0 : size);

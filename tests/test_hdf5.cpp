@@ -69,7 +69,7 @@ void write_frame(MPI_Comm comm, const JobConfig& job, const std::string& dir) {
   output.directory = dir;
   FrameWriter writer;
   ASSERT_EQ(writer.setup(grid, output, job.name), 0);
-  ASSERT_EQ(writer.write(velocity, scalars, 7, 0.375), 0);
+  ASSERT_EQ(writer.write(velocity, scalars, nullptr, 7, 0.375), 0);
 }
 
 struct Dataset {
@@ -150,6 +150,7 @@ void compare_world_and_self(int dim) {
     failures += testing::Test::HasFailure() ? 1 : 0;
   }
   EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(base);
 }
 
 TEST(Hdf5Frame, IdenticalOnAllRanksAndOneRank3D) { compare_world_and_self(3); }
@@ -206,6 +207,7 @@ TEST(Hdf5Frame, LayoutMatchesAnalyticFields) {
     failures += testing::Test::HasFailure() ? 1 : 0;
   }
   EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 
 // Every attribute the .xmf declares must exist in the frame with exactly the declared shape, and
@@ -241,6 +243,7 @@ TEST(Xdmf, NamesExistingDatasetsWithTheirShapes) {
       failures += testing::Test::HasFailure() ? 1 : 0;
     }
     EXPECT_EQ(test::global_sum(failures), 0);
+    if (test::comm_rank() == 0) fs::remove_all(dir);
   }
 }
 

@@ -1,0 +1,69 @@
+// Run diagnostics: one progress line per step on rank 0, the same columns in
+// <directory>/<name>_steps.csv, and at the end a per-stage timing table, also written as
+// <directory>/<name>_timings.json for scaling studies.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "grid.hpp"
+
+namespace sf {
+
+/// What one step did, for the progress line and the CSV.
+struct StepReport {
+  PetscInt step = 0;
+  double time = 0.0;
+  double dt = 0.0;
+  double cfl = 0.0;             // max|u| dt / h_min, with u before the step
+  double max_velocity = 0.0;    // max |u| over faces, before the step
+  double max_divergence = 0.0;  // max |div u| over fluid cells after the projection
+  PetscInt pressure_iterations = 0;
+  PetscInt diffusion_iterations = 0;
+  PetscInt remote_points = 0;   // departure points answered by another rank
+  double wall_seconds = 0.0;
+};
+
+/// The timed stages of a step, in DESIGN.md order, plus output.
+enum class Stage { Forces, Advect, Diffuse, Project, Output, Count };
+const char* stage_name(Stage stage);
+
+/// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that
+/// -log_view shows the same split with PETSc's own counters.
+class StageTimers {
+public:
+  PetscErrorCode setup();
+  PetscErrorCode begin(Stage stage);
+  PetscErrorCode end(Stage stage);
+  double seconds(Stage stage) const { return seconds_[static_cast<int>(stage)]; }
+
+private:
+  std::array<PetscLogStage, static_cast<int>(Stage::Count)> ids_{};
+  std::array<double, static_cast<int>(Stage::Count)> seconds_{};
+  std::array<double, static_cast<int>(Stage::Count)> started_{};
+};
+
+class RunLog {
+public:
+  RunLog() = default;
+  ~RunLog();
+  RunLog(const RunLog&) = delete;
+  RunLog& operator=(const RunLog&) = delete;
+
+  /// Rank 0 creates <directory>/<name>_steps.csv (the directory exists already). Collective.
+  PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name);
+  /// Prints the progress line and appends the CSV row (rank 0). Not collective.
+  PetscErrorCode record(const StepReport& report);
+  /// Prints the timing table and writes <name>_timings.json: per stage the maximum over ranks of
+  /// the seconds spent, the totals, seconds per step, peak memory per rank and bytes per cell.
+  /// Collective.
+  PetscErrorCode finish(const StageTimers& timers, PetscInt steps, double total_seconds);
+
+private:
+  const Grid* grid_ = nullptr;
+  std::string directory_, name_;
+  std::FILE* csv_ = nullptr;
+};
+
+}  // namespace sf
