@@ -12,15 +12,19 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
+
+#include <unistd.h>
 
 namespace sf {
 
@@ -369,8 +373,16 @@ private:
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver) const;
   TimeConfig parse_time(const MapReader& top) const;
   OutputConfig parse_output(const std::optional<Field>& field) const;
+  CheckpointConfig parse_checkpoint(const std::optional<Field>& field,
+                                    const OutputConfig& output) const;
+  DebugConfig parse_debug(const std::optional<Field>& field) const;
 
   std::string source_;
+
+public:
+  /// The line of grid.cells in the last parsed job (0 if unknown), for the memory check in
+  /// load_job, which runs after parsing and must still point at the key.
+  mutable int cells_line_ = 0;
 };
 
 MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null)
@@ -445,7 +457,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false);
   top.allow_only({"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection", "forces",
-                  "obstacles", "time", "pressure", "diffusion", "output", "petsc_options"});
+                  "obstacles", "time", "pressure", "diffusion", "output", "checkpoint", "debug",
+                  "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -477,6 +490,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.pressure = parse_solver(top.find("pressure"), job.pressure);
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion);
   job.output = parse_output(top.find("output"));
+  job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
+  job.debug = parse_debug(top.find("debug"));
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   return job;
 }
@@ -487,6 +502,7 @@ GridConfig JobParser::parse_grid(const MapReader& top) const {
 
   GridConfig grid;
   const Field cells = map.require("cells");
+  cells_line_ = cells.line;
   if (!cells.node.IsSequence() || (cells.node.size() != 2 && cells.node.size() != 3)) {
     fail(cells, "expected a list of 2 or 3 integers, " + describe(cells.node));
   }
@@ -1120,6 +1136,52 @@ OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   return output;
 }
 
+CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
+                                            const OutputConfig& output) const {
+  CheckpointConfig checkpoint;
+  checkpoint.directory = output.directory;
+  if (!field) return checkpoint;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"directory", "every_steps", "every_time", "every_wall_seconds", "keep"});
+  if (auto directory = map.find("directory")) {
+    checkpoint.directory = read_string(*directory);
+    if (checkpoint.directory.empty()) fail(*directory, "must not be empty");
+  }
+  if (auto steps = map.find("every_steps")) {
+    const long long n = read_integer(*steps, "expected an integer >= 0");
+    if (n < 0) fail(*steps, "expected an integer >= 0, " + describe(steps->node));
+    const long long most = std::numeric_limits<PetscInt>::max();
+    if (n > most) {
+      fail(*steps, "is out of range (at most " + std::to_string(most) + "), " +
+                       describe(steps->node));
+    }
+    checkpoint.every_steps = static_cast<PetscInt>(n);
+  }
+  if (auto time = map.find("every_time")) checkpoint.every_time = read_non_negative(*time);
+  if (auto wall = map.find("every_wall_seconds")) {
+    checkpoint.every_wall_seconds = read_non_negative(*wall);
+  }
+  if (auto keep = map.find("keep")) {
+    const long long n = read_integer(*keep, "expected a positive integer");
+    if (n < 1) fail(*keep, "expected a positive integer, " + describe(keep->node));
+    if (n > INT_MAX) {
+      fail(*keep, "is out of range (at most " + std::to_string(INT_MAX) + "), " +
+                      describe(keep->node));
+    }
+    checkpoint.keep = static_cast<int>(n);
+  }
+  return checkpoint;
+}
+
+DebugConfig JobParser::parse_debug(const std::optional<Field>& field) const {
+  DebugConfig debug;
+  if (!field) return debug;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"dump_on_failure"});
+  if (auto dump = map.find("dump_on_failure")) debug.dump_on_failure = read_bool(*dump);
+  return debug;
+}
+
 /// Reads a whole file. On failure returns false and puts the reason in `error`.
 bool read_file(const std::string& path, std::string& text, std::string& error) {
   errno = 0;
@@ -1148,6 +1210,104 @@ bool read_file(const std::string& path, std::string& text, std::string& error) {
     }
   }
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory estimate (load_job). A grid far too large for the machine would otherwise fail deep in
+// PETSc's allocation on one rank, or drive the node into swap or the OOM killer, long after the
+// job was accepted; it is cheaper to refuse it up front with the numbers.
+
+/// Bytes a run needs per grid cell, an estimate from measurement: the 128^3 plume_3d job peaked
+/// at 642 bytes of resident memory per cell, about 65 of them PETSc/MPI/HDF5 overhead; 700 leaves
+/// some headroom for other jobs' settings (more scalars, BFECC). Most of the storage is held per
+/// unknown (a velocity component or the pressure, with its halo, work vectors and matrix row), so
+/// a 2D job, with 3 unknowns per cell instead of 4, is scaled by 3/4: 525 bytes per cell.
+constexpr double kBytesPerCell3D = 700.0;
+
+double bytes_per_cell(int dim) { return kBytesPerCell3D * (dim + 1) / 4.0; }
+
+/// Test hook: when set to a number of bytes, it replaces MemAvailable (documented in
+/// jobs/README.md).
+constexpr const char* kMemoryHook = "STABLEFLUIDS_MEMORY_AVAILABLE_BYTES";
+
+/// Bytes this node can still hand out without swapping (MemAvailable), or < 0 when unknown.
+double available_bytes() {
+  if (const char* hook = std::getenv(kMemoryHook); hook != nullptr && *hook != '\0') {
+    double value = 0.0;
+    if (parse_double(hook, value) == NumberStatus::Ok && value >= 0.0) return value;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      std::istringstream fields(line.substr(std::strlen("MemAvailable:")));
+      double kib = 0.0;
+      if (fields >> kib && kib >= 0.0) return kib * 1024.0;  // the kernel writes "kB": KiB
+    }
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page_size > 0) return static_cast<double>(pages) * page_size;
+  return -1.0;
+}
+
+std::string format_gigabytes(double bytes) {
+  std::ostringstream out;
+  out.precision(3);
+  out << bytes / 1e9 << " GB";
+  return out.str();
+}
+
+/// Collective on `comm`: throws the same JobError on every rank when the ranks sharing some node
+/// would need more memory than that node has available.
+void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, int cells_line) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  long long cells = 1;
+  for (int a = 0; a < job.grid.dim; ++a) cells *= job.grid.cells[a];  // < 2^31 (parse_grid)
+  const double per_cell = bytes_per_cell(job.grid.dim);
+  const double total = static_cast<double>(cells) * per_cell;
+  const double per_rank = total / size;
+
+  // The ranks that share this node's memory, and the least any of them sees available.
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int node_size = 1;
+  MPI_Comm_size(node, &node_size);
+  const double local_available = available_bytes();
+  double node_available = 0.0;
+  MPI_Allreduce(&local_available, &node_available, 1, MPI_DOUBLE, MPI_MIN, node);
+  MPI_Comm_free(&node);
+
+  const bool short_of_memory = node_available >= 0.0 && per_rank * node_size > node_available;
+  // Every rank learns the same verdict and the same node to name: the lowest-ranked one among
+  // those with the least memory available, of the nodes that are short.
+  struct {
+    double available;
+    int rank;
+  } mine{short_of_memory ? node_available : std::numeric_limits<double>::max(), rank}, worst{};
+  MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+  if (worst.available == std::numeric_limits<double>::max()) return;
+
+  char host[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int host_length = 0;
+  MPI_Get_processor_name(host, &host_length);
+  int worst_node_size = node_size;
+  MPI_Bcast(host, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, worst.rank, comm);
+  MPI_Bcast(&worst_node_size, 1, MPI_INT, worst.rank, comm);
+  host[MPI_MAX_PROCESSOR_NAME] = '\0';
+
+  std::string message = "the grid needs about " + format_gigabytes(total) + " (" +
+                        std::to_string(cells) + " cells at ~" +
+                        std::to_string(static_cast<long>(per_cell)) + " bytes per cell)";
+  if (worst_node_size < size) {
+    message += ", about " + format_gigabytes(per_rank * worst_node_size) + " of it on the " +
+               std::to_string(worst_node_size) + " ranks of node " + host + ",";
+  }
+  message += " but the ranks on node " + std::string(host) + " have only " +
+             format_gigabytes(worst.available) + " available; use more nodes or a smaller grid";
+  parser.fail(cells_line, "grid.cells", message);
 }
 
 }  // namespace
@@ -1180,8 +1340,12 @@ JobConfig load_job(MPI_Comm comm, const std::string& path) {
 
   text.resize(static_cast<std::size_t>(length));
   MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
-  // Every rank parses the same text, so every rank throws the same JobError or none does.
-  return parse_job(text, path);
+  // Every rank parses the same text, so every rank throws the same JobError or none does, and
+  // the memory check below, which is collective, is reached by all ranks or by none.
+  const JobParser parser(path);
+  JobConfig job = parser.parse(text);
+  check_memory(comm, parser, job, parser.cells_line_);
+  return job;
 }
 
 }  // namespace sf

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <petscsys.h>
 
 #include <array>
 #include <map>
@@ -181,6 +182,22 @@ struct ObstacleConfig {
   BoundaryKind boundary = BoundaryKind::NoSlip;
 };
 
+/// When and where checkpoints are written (io/checkpoint.hpp). A checkpoint is due when any
+/// enabled criterion is met; 0 disables a criterion, and all three at 0 disable checkpoints
+/// (a scheduler signal still writes one).
+struct CheckpointConfig {
+  std::string directory;            // default: output.directory
+  PetscInt every_steps = 0;         // >= 0
+  double every_time = 0.0;          // simulated time between checkpoints, >= 0
+  double every_wall_seconds = 0.0;  // wall-clock seconds between checkpoints, >= 0
+  int keep = 2;                     // newest checkpoints kept, >= 1
+};
+
+/// What to do when the state goes bad (NaN/Inf in a field, a solve that fails).
+struct DebugConfig {
+  bool dump_on_failure = false;  // write the failing state to <name>_failed_<step>.h5
+};
+
 /// A Krylov solve's stopping rule (KSP rtol/atol/max_it); PETSc options with the solver's
 /// prefix (-pressure_ksp_rtol, ...) still override it.
 struct SolverConfig {
@@ -212,6 +229,8 @@ struct JobConfig {
   SolverConfig diffusion{1e-10, 1e-14, 500};
   TimeConfig time;
   OutputConfig output;
+  CheckpointConfig checkpoint;
+  DebugConfig debug;
   std::string petsc_options;  // extra PETSc options from the job; the command line wins
 };
 

@@ -559,11 +559,102 @@ TEST(Config, AdaptiveStepBounds) {
 // ---------------------------------------------------------------------------------------------
 // Malformed jobs: each message must name the file, the line and the dotted key.
 
+TEST(Config, CheckpointAndDebugDefaults) {
+  const JobConfig job = sf::parse_job(kHead, "job.yaml");
+  EXPECT_EQ(job.checkpoint.directory, "output");  // follows output.directory
+  EXPECT_EQ(job.checkpoint.every_steps, 0);
+  EXPECT_EQ(job.checkpoint.every_time, 0.0);
+  EXPECT_EQ(job.checkpoint.every_wall_seconds, 0.0);
+  EXPECT_EQ(job.checkpoint.keep, 2);
+  EXPECT_FALSE(job.debug.dump_on_failure);
+
+  // The default directory is the output directory, whichever that is; empty sections are allowed.
+  const JobConfig moved =
+      sf::parse_job(kHead + "output: {directory: runs/a}\ncheckpoint:\ndebug:\n", "job.yaml");
+  EXPECT_EQ(moved.checkpoint.directory, "runs/a");
+  EXPECT_EQ(moved.checkpoint.keep, 2);
+  EXPECT_FALSE(moved.debug.dump_on_failure);
+  const JobConfig partial = sf::parse_job(kHead + "checkpoint: {every_time: 0.25}\n", "job.yaml");
+  EXPECT_EQ(partial.checkpoint.directory, "output");
+  EXPECT_EQ(partial.checkpoint.every_time, 0.25);
+}
+
+TEST(Config, CheckpointAndDebugParse) {
+  const JobConfig job = sf::parse_job(kHead +
+                                          "output: {directory: frames}\n"
+                                          "checkpoint:\n"
+                                          "  directory: checkpoints\n"
+                                          "  every_steps: 100\n"
+                                          "  every_time: 0.5\n"
+                                          "  every_wall_seconds: 600\n"
+                                          "  keep: 3\n"
+                                          "debug:\n"
+                                          "  dump_on_failure: true\n",
+                                      "job.yaml");
+  EXPECT_EQ(job.output.directory, "frames");
+  EXPECT_EQ(job.checkpoint.directory, "checkpoints");
+  EXPECT_EQ(job.checkpoint.every_steps, 100);
+  EXPECT_EQ(job.checkpoint.every_time, 0.5);
+  EXPECT_EQ(job.checkpoint.every_wall_seconds, 600.0);
+  EXPECT_EQ(job.checkpoint.keep, 3);
+  EXPECT_TRUE(job.debug.dump_on_failure);
+
+  // 0 switches a criterion off and is allowed everywhere; keep may be 1.
+  const JobConfig off = sf::parse_job(
+      kHead + "checkpoint: {every_steps: 0, every_time: 0, every_wall_seconds: 0, keep: 1}\n"
+              "debug: {dump_on_failure: false}\n",
+      "job.yaml");
+  EXPECT_EQ(off.checkpoint.every_steps, 0);
+  EXPECT_EQ(off.checkpoint.keep, 1);
+  EXPECT_FALSE(off.debug.dump_on_failure);
+}
+
+TEST(ConfigError, CheckpointErrors) {
+  expect_error(kHead + "checkpoint: 5\n", {"job.yaml:6: checkpoint: expected a map, got \"5\""});
+  expect_error(kHead + "checkpoint:\n  every_step: 10\n",
+               {"job.yaml:7: checkpoint.every_step: unknown key (expected one of: directory, "
+                "every_steps, every_time, every_wall_seconds, keep)"});
+  expect_error(kHead + "checkpoint:\n  directory: \"\"\n",
+               {"job.yaml:7: checkpoint.directory: must not be empty"});
+  expect_error(kHead + "checkpoint:\n  directory: [a]\n",
+               {"job.yaml:7: checkpoint.directory: expected a string, got a list of 1 entry"});
+  expect_error(kHead + "checkpoint:\n  every_steps: -1\n",
+               {"job.yaml:7: checkpoint.every_steps: expected an integer >= 0, got \"-1\""});
+  expect_error(kHead + "checkpoint:\n  every_steps: 2.5\n",
+               {"job.yaml:7: checkpoint.every_steps: expected an integer >= 0, got \"2.5\""});
+  expect_error(kHead + "checkpoint:\n  every_steps: 99999999999\n",
+               {"job.yaml:7: checkpoint.every_steps: is out of range (at most 2147483647)"});
+  expect_error(kHead + "checkpoint:\n  every_time: -0.5\n",
+               {"job.yaml:7: checkpoint.every_time: must be >= 0, got \"-0.5\""});
+  expect_error(kHead + "checkpoint:\n  every_time: .nan\n",
+               {"job.yaml:7: checkpoint.every_time: must be finite"});
+  expect_error(kHead + "checkpoint:\n  every_wall_seconds: -600\n",
+               {"job.yaml:7: checkpoint.every_wall_seconds: must be >= 0, got \"-600\""});
+  expect_error(kHead + "checkpoint:\n  every_wall_seconds: .inf\n",
+               {"job.yaml:7: checkpoint.every_wall_seconds: must be finite"});
+  expect_error(kHead + "checkpoint:\n  every_wall_seconds: soon\n",
+               {"job.yaml:7: checkpoint.every_wall_seconds: expected a number, got \"soon\""});
+  expect_error(kHead + "checkpoint:\n  keep: 0\n",
+               {"job.yaml:7: checkpoint.keep: expected a positive integer, got \"0\""});
+  expect_error(kHead + "checkpoint:\n  keep: two\n",
+               {"job.yaml:7: checkpoint.keep: expected a positive integer, got \"two\""});
+  expect_error(kHead + "checkpoint:\n  keep: 1\n  keep: 2\n",
+               {"job.yaml:8: checkpoint.keep: duplicate key (first given on line 7)"});
+}
+
+TEST(ConfigError, DebugErrors) {
+  expect_error(kHead + "debug: [true]\n", {"job.yaml:6: debug: expected a map, got a list"});
+  expect_error(kHead + "debug:\n  dump_on_failure: sometimes\n",
+               {"job.yaml:7: debug.dump_on_failure: expected true or false, got \"sometimes\""});
+  expect_error(kHead + "debug:\n  dump: true\n",
+               {"job.yaml:7: debug.dump: unknown key (expected one of: dump_on_failure)"});
+}
+
 TEST(ConfigError, UnknownTopLevelKey) {
   expect_error(kHead + "gird: {}\n",
                {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
                 "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
-                "petsc_options)"});
+                "checkpoint, debug, petsc_options)"});
 }
 
 TEST(ConfigError, UnknownNestedKey) {
@@ -1210,6 +1301,70 @@ TEST(LoadJob, MalformedFileFailsIdenticallyOnEveryRank) {
   const std::string message = load_error(file.path());
   EXPECT_EQ(message, file.path() + ":6: output.interval: must be >= 0, got \"-2\"");
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
+}
+
+/// Sets an environment variable on this rank for the lifetime of the object.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(LoadJob, GridTooLargeForMemoryFailsIdenticallyOnEveryRank) {
+  // 64^3 cells at ~700 bytes each is about 0.18 GB; the test hook says only 1 MB is available.
+  const TempJobFile file("grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n");
+  std::string message;
+  {
+    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "1000000");
+    message = load_error(file.path());
+  }
+  EXPECT_TRUE(Contains(message, file.path() + ":2: grid.cells: the grid needs about 0.184 GB "
+                                              "(262144 cells at ~700 bytes per cell)"));
+  EXPECT_TRUE(Contains(message, "have only 0.001 GB available; use more nodes or a smaller grid"));
+  EXPECT_TRUE(Contains(message, "the ranks on node "));
+  EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
+
+  // A 2D grid is estimated at 3/4 of the 3D cost per cell.
+  const TempJobFile file2d("time: {dt: 0.1, end: 1.0}\ngrid: {cells: [1000, 1000]}\n");
+  {
+    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "1000000");
+    message = load_error(file2d.path());
+  }
+  EXPECT_TRUE(Contains(message, file2d.path() + ":2: grid.cells: the grid needs about 0.525 GB "
+                                                "(1000000 cells at ~525 bytes per cell)"));
+  EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
+}
+
+TEST(LoadJob, GridThatFitsInMemoryIsAccepted) {
+  const TempJobFile file("grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n");
+  // Exactly enough for the ranks of one node is still enough: 262144 cells * 700 bytes.
+  std::string with_hook, without_hook;
+  {
+    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "183500800");
+    with_hook = load_error(file.path());
+  }
+  // Without the hook, the machine's own MemAvailable is used; a small job fits on any machine.
+  const TempJobFile small(kHead);
+  without_hook = load_error(small.path());
+  EXPECT_EQ(with_hook, "<no JobError thrown>");
+  EXPECT_EQ(without_hook, "<no JobError thrown>");
+  EXPECT_TRUE(on_all_ranks(with_hook == "<no JobError thrown>" &&
+                           without_hook == "<no JobError thrown>"));
 }
 
 // ---------------------------------------------------------------------------------------------
