@@ -5,6 +5,8 @@
 
 #include <hdf5.h>
 
+#include "hdf5_util.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,109 +14,6 @@
 #include <fstream>
 
 namespace sf {
-
-namespace {
-
-/// Closes an HDF5 identifier when it goes out of scope. A negative id means the call that made
-/// it failed; such an id is never closed.
-class H5Id {
-public:
-  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~H5Id() {
-    if (id_ >= 0) (void)close_(id_);
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  operator hid_t() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-  /// Closes now and reports whether the close itself worked (a file close flushes data).
-  bool close() {
-    const bool ok = id_ < 0 || close_(id_) >= 0;
-    id_ = -1;
-    return ok;
-  }
-
-private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-herr_t remember_deepest(unsigned, const H5E_error2_t* error, void* data) {
-  auto* message = static_cast<std::string*>(data);
-  if (error->desc && error->desc[0]) *message = error->desc;
-  return 0;
-}
-
-/// The innermost description on HDF5's error stack, e.g. "unable to open file" or the
-/// operating system's reason, to be quoted in our own message. Clears the stack.
-std::string hdf5_error_message() {
-  std::string message;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, remember_deepest, &message);
-  H5Eclear2(H5E_DEFAULT);
-  return message.empty() ? std::string("unknown HDF5 error") : message;
-}
-
-/// A hyperslab of a global array, slowest axis first (HDF5 and XDMF order).
-struct Slab {
-  std::vector<hsize_t> global, offset, count;
-};
-
-/// The slab of `box` (x, y, z order) in an array of `extent` cells per axis, as HDF5 wants it.
-/// `components` > 1 appends a fastest-varying component axis.
-Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3>& extent,
-               int components) {
-  Slab slab;
-  for (int a = dim - 1; a >= 0; --a) {
-    slab.global.push_back(static_cast<hsize_t>(extent[a]));
-    slab.offset.push_back(static_cast<hsize_t>(box.lo[a]));
-    slab.count.push_back(static_cast<hsize_t>(box.size(a)));
-  }
-  if (components > 1) {
-    slab.global.push_back(static_cast<hsize_t>(components));
-    slab.offset.push_back(0);
-    slab.count.push_back(static_cast<hsize_t>(components));
-  }
-  return slab;
-}
-
-/// Creates dataset `name` under `parent` and writes this rank's slab collectively.
-/// Returns false if any HDF5 call failed; `error` then holds the reason.
-bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, const double* data,
-                   hid_t transfer, std::string* error) {
-  const int rank = static_cast<int>(slab.global.size());
-  H5Id filespace(H5Screate_simple(rank, slab.global.data(), nullptr), H5Sclose);
-  H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
-  H5Id dataset(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, filespace, H5P_DEFAULT,
-                          H5P_DEFAULT, H5P_DEFAULT),
-               H5Dclose);
-  bool ok = filespace.valid() && memspace.valid() && dataset.valid();
-  ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
-                                 slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, data) >= 0;
-  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
-  return ok;
-}
-
-template <typename T>
-bool write_attribute(hid_t object, const char* name, hid_t type, const T* values, hsize_t count,
-                     std::string* error) {
-  H5Id space(H5Screate_simple(1, &count, nullptr), H5Sclose);
-  H5Id attribute(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  const bool ok = space.valid() && attribute.valid() && H5Awrite(attribute, type, values) >= 0;
-  if (!ok) *error = std::string("attribute ") + name + ": " + hdf5_error_message();
-  return ok;
-}
-
-/// True on every rank only if `ok` holds on every rank.
-PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
-  PetscFunctionBeginUser;
-  int local = ok ? 1 : 0, global = 0;
-  PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
-  *all_ok = global == 1;
-  PetscFunctionReturn(0);
-}
-
-}  // namespace
 
 PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
   PetscFunctionBeginUser;
@@ -128,7 +27,7 @@ PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
     ok = !code && std::filesystem::is_directory(path);
     if (!ok) reason = code ? code.message() : "exists and is not a directory";
   }
-  bool all_ok;
+  bool all_ok = false;
   PetscCall(agree(comm, ok, &all_ok));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
              path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
@@ -156,7 +55,7 @@ PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
       std::remove(temporary.c_str());
     }
   }
-  bool all_ok;
+  bool all_ok = false;
   PetscCall(agree(comm, ok, &all_ok));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
              reason.c_str());
@@ -216,6 +115,16 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   }
 
+  // Centred velocity, the cell fields and the raw faces, plus room for HDF5's metadata.
+  double bytes = 65536.0 + 8.0 * static_cast<double>(grid.total_cells()) *
+                               (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0));
+  for (int c = 0; c < dim; ++c) {
+    double faces = 1.0;
+    for (int a = 0; a < dim; ++a) faces *= static_cast<double>(grid.face_count(c, a));
+    bytes += 8.0 * faces;
+  }
+  PetscCall(check_space(comm, path, bytes, "output frame"));
+
   std::string error;
   bool ok = true;
   {
@@ -224,7 +133,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     H5Id file(ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1,
               H5Fclose);
     if (!file.valid()) error = hdf5_error_message();
-    bool all_ok;
+    bool all_ok = false;
     PetscCall(agree(comm, file.valid(), &all_ok));
     PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output frame '%s': %s",
                temporary.c_str(), error.c_str());
@@ -241,16 +150,16 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
       origin[a] = grid.origin(a);
       spacing[a] = grid.spacing(a);
     }
-    ok = ok && write_attribute(file, "time", H5T_NATIVE_DOUBLE, &time, 1, &error);
-    ok = ok && write_attribute(file, "step", H5T_NATIVE_LLONG, &step_value, 1, &error);
-    ok = ok && write_attribute(file, "frame", H5T_NATIVE_LLONG, &frame_value, 1, &error);
-    ok = ok && write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dim_value, 1, &error);
-    ok = ok && write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, &error);
-    ok = ok && write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, &error);
-    ok = ok && write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, &error);
+    ok = write_attribute(file, "time", H5T_NATIVE_DOUBLE, &time, 1, &error) && ok;
+    ok = write_attribute(file, "step", H5T_NATIVE_LLONG, &step_value, 1, &error) && ok;
+    ok = write_attribute(file, "frame", H5T_NATIVE_LLONG, &frame_value, 1, &error) && ok;
+    ok = write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dim_value, 1, &error) && ok;
+    ok = write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, &error) && ok;
+    ok = write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, &error) && ok;
+    ok = write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, &error) && ok;
 
-    ok = ok && write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
-                             transfer, &error);
+    ok = write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
+                             transfer, &error) && ok;
     // Cell-centred fields are written straight from their global vectors: a rank's owned block
     // is already contiguous in x-fastest order.
     std::vector<std::pair<std::string, Vec>> cell_fields;
@@ -259,13 +168,13 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     for (const auto& [field_name, vec] : cell_fields) {
       const PetscScalar* data;
       PetscCall(VecGetArrayRead(vec, &data));
-      ok = ok && write_dataset(file, field_name, make_slab(dim, owned, cells, 1), data, transfer,
-                               &error);
+      ok = write_dataset(file, field_name, make_slab(dim, owned, cells, 1), data, transfer,
+                               &error) && ok;
       PetscCall(VecRestoreArrayRead(vec, &data));
     }
 
     // Raw face values, one dataset per component with its own face counts.
-    H5Id faces(ok ? H5Gcreate2(file, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1,
+    H5Id faces(H5Gcreate2(file, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                H5Gclose);
     ok = ok && faces.valid();
     const PetscScalar* data;
@@ -273,7 +182,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     PetscCall(VecGetArrayRead(velocity.global(), &data));
     PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
     static const char* axis_names[3] = {"x", "y", "z"};
-    for (int c = 0; c < dim && ok; ++c) {
+    for (int c = 0; c < dim; ++c) {
       const IndexBox box = grid.owned_faces(c);
       std::array<PetscInt, 3> extent = cells;
       for (int a = 0; a < dim; ++a) extent[a] = grid.face_count(c, a);
@@ -283,7 +192,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
         for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j)
           for (PetscInt i = box.lo[0]; i < box.hi[0]; ++i) packed[n++] = u(i, j, k, c);
       ok = write_dataset(faces, axis_names[c], make_slab(dim, box, extent, 1), packed.data(),
-                         transfer, &error);
+                         transfer, &error) && ok;
     }
     PetscCall(VecRestoreArrayRead(velocity.global(), &data));
     // Closing the file flushes every rank's data; a failure here (e.g. a full disk) is as fatal
@@ -294,7 +203,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     }
   }
 
-  bool all_ok;
+  bool all_ok = false;
   PetscCall(agree(comm, ok, &all_ok));
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -307,13 +216,34 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write output frame '%s': %s",
              path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
 
-  if (attributes_.empty()) {
-    attributes_.push_back({"velocity", "/velocity", 3});
-    for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
-    if (pressure) attributes_.push_back({"pressure", "/pressure", 1});
-  }
+  if (attributes_.empty()) describe_attributes(scalars, pressure != nullptr);
   frames_.push_back({std::filesystem::path(path).filename().string(), time});
   PetscCall(write_index());
+  PetscFunctionReturn(0);
+}
+
+void FrameWriter::describe_attributes(const std::vector<Field>& scalars, bool with_pressure) {
+  attributes_.clear();
+  attributes_.push_back({"velocity", "/velocity", 3});
+  for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
+  if (with_pressure) attributes_.push_back({"pressure", "/pressure", 1});
+}
+
+std::vector<double> FrameWriter::frame_times() const {
+  std::vector<double> times;
+  for (const XdmfFrame& frame : frames_) times.push_back(frame.time);
+  return times;
+}
+
+PetscErrorCode FrameWriter::resume(const std::vector<double>& times,
+                                   const std::vector<Field>& scalars, bool with_pressure) {
+  PetscFunctionBeginUser;
+  describe_attributes(scalars, with_pressure);
+  frames_.clear();
+  for (size_t n = 0; n < times.size(); ++n)
+    frames_.push_back({std::filesystem::path(frame_path(static_cast<int>(n))).filename().string(),
+                       times[n]});
+  if (!frames_.empty()) PetscCall(write_index());
   PetscFunctionReturn(0);
 }
 

@@ -33,12 +33,20 @@ public:
                        PetscInt step, double time);
 
   int frames_written() const { return static_cast<int>(frames_.size()); }
+  std::vector<double> frame_times() const;
+
+  /// Continues a series after a restart: the index keeps exactly the frames `times` (any frame
+  /// written after the checkpoint by the interrupted run is dropped and will be written again)
+  /// and is rewritten at once. Collective.
+  PetscErrorCode resume(const std::vector<double>& times, const std::vector<Field>& scalars,
+                        bool with_pressure);
   /// Path of frame number `frame` (0-based).
   std::string frame_path(int frame) const;
   std::string index_path() const;
 
 private:
   PetscErrorCode write_index();
+  void describe_attributes(const std::vector<Field>& scalars, bool with_pressure);
 
   const Grid* grid_ = nullptr;
   std::string directory_;

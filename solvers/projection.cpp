@@ -448,6 +448,10 @@ PetscErrorCode KrylovProjection::setup(const Grid& grid, const SolidMask& solids
 
 Vec KrylovProjection::pressure() const { return impl_->pressure; }
 
+double KrylovProjection::last_dt() const { return impl_->last_dt; }
+
+void KrylovProjection::set_last_dt(double dt) { impl_->last_dt = dt; }
+
 PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionStats* stats) {
   PetscFunctionBeginUser;
   Impl& s = *impl_;

@@ -29,6 +29,10 @@ public:
   virtual PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) = 0;
   /// The last pressure (cell DM layout, global vector), kept as the next solve's initial guess.
   virtual Vec pressure() const = 0;
+  /// The step of the last solve (0 before the first), which the warm start rescales by; a
+  /// checkpoint saves it with the pressure so that a restart continues bit for bit.
+  virtual double last_dt() const = 0;
+  virtual void set_last_dt(double dt) = 0;
 };
 
 /// Krylov + multigrid projection with PETSc (options prefix "pressure_").
@@ -43,6 +47,8 @@ public:
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config);
   PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) override;
   Vec pressure() const override;
+  double last_dt() const override;
+  void set_last_dt(double dt) override;
 
 private:
   struct Impl;

@@ -1,0 +1,176 @@
+// Collective HDF5 building blocks shared by output frames and checkpoints: an RAII identifier,
+// HDF5's own error text, hyperslabs of the owned block, dataset and attribute writes, and the
+// agreement of all ranks on whether a step of a collective write worked.
+//
+// Discipline for callers: every rank makes every collective call, whatever happened before on
+// this rank (write `ok = call(...) && ok`, never `ok = ok && call(...)`): a full disk or a vanished
+// directory may fail on some ranks only, and a rank that skipped a collective call would leave
+// the others waiting in it forever. The ranks agree on the outcome once, at the end.
+#pragma once
+
+#include <hdf5.h>
+#include <petscsys.h>
+#include <sys/statvfs.h>
+
+#include <cmath>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "grid.hpp"
+
+namespace sf {
+
+/// Closes an HDF5 identifier when it goes out of scope. A negative id means the call that made
+/// it failed; such an id is never closed.
+class H5Id {
+public:
+  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~H5Id() {
+    if (id_ >= 0) (void)close_(id_);
+  }
+  H5Id(const H5Id&) = delete;
+  H5Id& operator=(const H5Id&) = delete;
+  operator hid_t() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  /// Closes now and reports whether the close itself worked (a file close flushes data).
+  bool close() {
+    const bool ok = id_ < 0 || close_(id_) >= 0;
+    id_ = -1;
+    return ok;
+  }
+
+private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+inline herr_t remember_deepest(unsigned, const H5E_error2_t* error, void* data) {
+  auto* message = static_cast<std::string*>(data);
+  if (error->desc && error->desc[0]) *message = error->desc;
+  return 0;
+}
+
+/// The innermost description on HDF5's error stack, e.g. "unable to open file" or the
+/// operating system's reason, to be quoted in our own message. Clears the stack.
+inline std::string hdf5_error_message() {
+  std::string message;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, remember_deepest, &message);
+  H5Eclear2(H5E_DEFAULT);
+  return message.empty() ? std::string("unknown HDF5 error") : message;
+}
+
+/// A hyperslab of a global array, slowest axis first (HDF5 and XDMF order).
+struct Slab {
+  std::vector<hsize_t> global, offset, count;
+};
+
+/// The slab of `box` (x, y, z order) in an array of `extent` cells per axis, as HDF5 wants it.
+/// `components` > 1 appends a fastest-varying component axis.
+inline Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3>& extent,
+               int components) {
+  Slab slab;
+  for (int a = dim - 1; a >= 0; --a) {
+    slab.global.push_back(static_cast<hsize_t>(extent[a]));
+    slab.offset.push_back(static_cast<hsize_t>(box.lo[a]));
+    slab.count.push_back(static_cast<hsize_t>(box.size(a)));
+  }
+  if (components > 1) {
+    slab.global.push_back(static_cast<hsize_t>(components));
+    slab.offset.push_back(0);
+    slab.count.push_back(static_cast<hsize_t>(components));
+  }
+  return slab;
+}
+
+/// Creates dataset `name` under `parent` and writes this rank's slab collectively.
+/// Returns false if any HDF5 call failed; `error` then holds the reason.
+inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, const double* data,
+                   hid_t transfer, std::string* error) {
+  const int rank = static_cast<int>(slab.global.size());
+  H5Id filespace(H5Screate_simple(rank, slab.global.data(), nullptr), H5Sclose);
+  H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
+  H5Id dataset(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, filespace, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose);
+  bool ok = filespace.valid() && memspace.valid() && dataset.valid();
+  ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
+                                 slab.count.data(), nullptr) >= 0;
+  ok = ok && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, data) >= 0;
+  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// Reads this rank's slab of dataset `name` under `parent` collectively, after checking that the
+/// dataset has exactly the global shape the slab expects. False on failure, with the reason.
+inline bool read_dataset(hid_t parent, const std::string& name, const Slab& slab, double* data,
+                         hid_t transfer, std::string* error) {
+  const int rank = static_cast<int>(slab.global.size());
+  H5Id dataset(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) {
+    *error = "dataset " + name + " is missing";
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  H5Id filespace(H5Dget_space(dataset), H5Sclose);
+  std::vector<hsize_t> shape(static_cast<size_t>(rank), 0);
+  if (!filespace.valid() || H5Sget_simple_extent_ndims(filespace) != rank ||
+      H5Sget_simple_extent_dims(filespace, shape.data(), nullptr) < 0 || shape != slab.global) {
+    *error = "dataset " + name + " does not have the grid's shape";
+    return false;
+  }
+  H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
+  bool ok = memspace.valid() && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(),
+                                                    nullptr, slab.count.data(), nullptr) >= 0;
+  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, data) >= 0;
+  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+template <typename T>
+bool write_attribute(hid_t object, const char* name, hid_t type, const T* values, hsize_t count,
+                     std::string* error) {
+  H5Id space(H5Screate_simple(1, &count, nullptr), H5Sclose);
+  H5Id attribute(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const bool ok = space.valid() && attribute.valid() && H5Awrite(attribute, type, values) >= 0;
+  if (!ok) *error = std::string("attribute ") + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// Refuses, on every rank, to start a file of about `bytes` bytes at `path` when its file system
+/// has less space free. HDF5 1.10 cannot recover from a file whose final flush fails (a later
+/// close of any file crashes inside H5F__close_cb), so a write that would fill the disk must not
+/// begin: this check turns the common case, a full disk, into a clean error that names the file
+/// and leaves every earlier file as it was.
+inline PetscErrorCode check_space(MPI_Comm comm, const std::string& path, double bytes,
+                                  const char* what) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  double free_bytes = HUGE_VAL;
+  if (rank == 0) {
+    struct statvfs info;
+    const std::string directory = path.substr(0, path.find_last_of('/') + 1);
+    if (statvfs(directory.empty() ? "." : directory.c_str(), &info) == 0)
+      free_bytes = static_cast<double>(info.f_bavail) * static_cast<double>(info.f_frsize);
+  }
+  PetscCallMPI(MPI_Bcast(&free_bytes, 1, MPI_DOUBLE, 0, comm));
+  PetscCheck(free_bytes >= bytes, comm, PETSC_ERR_FILE_WRITE,
+             "cannot write %s '%s': not enough space on its file system (needs about %.1f MB, "
+             "%.1f MB free); earlier files are untouched",
+             what, path.c_str(), bytes / 1e6, free_bytes / 1e6);
+  PetscFunctionReturn(0);
+}
+
+/// True on every rank only if `ok` holds on every rank.
+inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
+  PetscFunctionBeginUser;
+  int local = ok ? 1 : 0, global = 0;
+  PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
+  *all_ok = global == 1;
+  PetscFunctionReturn(0);
+}
+
+
+}  // namespace sf
