@@ -3,9 +3,12 @@
 
 #include <sys/resource.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "hdf5_writer.hpp"
 
@@ -47,7 +50,7 @@ RunLog::~RunLog() {
 }
 
 PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
-                            const std::string& name) {
+                            const std::string& name, PetscInt resume_step) {
   PetscFunctionBeginUser;
   grid_ = &grid;
   directory_ = directory;
@@ -58,10 +61,19 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
   int ok = 1;
   std::string reason;
   if (rank == 0) {
+    std::vector<std::string> kept;
+    if (resume_step >= 0) {
+      std::ifstream previous(path);
+      for (std::string line; std::getline(previous, line);)
+        if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) &&
+            std::stoll(line) <= resume_step)
+          kept.push_back(line);
+    }
     csv_ = std::fopen(path.c_str(), "w");
     if (csv_) {
       std::fprintf(csv_, "step,time,dt,cfl,max_velocity,max_divergence,pressure_iterations,"
                          "diffusion_iterations,remote_points,wall_seconds\n");
+      for (const std::string& line : kept) std::fprintf(csv_, "%s\n", line.c_str());
     } else {
       ok = 0;
       reason = std::strerror(errno);

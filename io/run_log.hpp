@@ -51,8 +51,11 @@ public:
   RunLog(const RunLog&) = delete;
   RunLog& operator=(const RunLog&) = delete;
 
-  /// Rank 0 creates <directory>/<name>_steps.csv (the directory exists already). Collective.
-  PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name);
+  /// Rank 0 creates <directory>/<name>_steps.csv (the directory exists already). After a
+  /// restart from step `resume_step` (>= 0) it keeps the rows up to that step and appends, so the
+  /// file never lists a step twice. Collective.
+  PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name,
+                      PetscInt resume_step = -1);
   /// Prints the progress line and appends the CSV row (rank 0). Not collective.
   PetscErrorCode record(const StepReport& report);
   /// Prints the timing table and writes <name>_timings.json: per stage the maximum over ranks of

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "health.hpp"
 #include "initial_conditions.hpp"
+#include "signals.hpp"
 
 namespace sf {
 
-PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job) {
+PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std::string& restart) {
   PetscFunctionBeginUser;
   job_ = &job;
   PetscCall(timers_.setup());
@@ -29,7 +31,32 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job) {
   PetscCall(projection->setup(grid_, solids_, job.pressure));
   projection_ = std::move(projection);
   PetscCall(writer_.setup(grid_, job.output, job.name));
-  PetscCall(log_.open(grid_, job.output.directory, job.name));
+  PetscCall(checkpointer_.setup(grid_, job));
+  if (!restart.empty()) {
+    std::string path = restart;
+    if (restart == "latest") PetscCall(checkpointer_.latest(&path));
+    RunState state;
+    PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), &state));
+    time_ = state.time;
+    step_ = state.step;
+    frame_ = state.next_frame;
+    // A new output interval (allowed on restart) counts output times afresh from now.
+    const double interval = job.output.interval;
+    if (interval != state.output_interval && interval > 0.0) {
+      frame_ = static_cast<PetscInt>(std::floor(time_ / interval));
+      while (static_cast<double>(frame_) * interval <= time_) ++frame_;
+    }
+    projection_->set_last_dt(state.last_dt);
+    PetscCall(writer_.resume(state.frame_times, scalars_, true));
+    restarted_ = true;
+    PetscCall(PetscPrintf(comm, "stablefluids: restarting from %s at step %" PetscInt_FMT
+                                ", t = %.17g\n",
+                          path.c_str(), step_, time_));
+  }
+  PetscCall(log_.open(grid_, job.output.directory, job.name, restarted_ ? step_ : -1));
+  const double every = job.checkpoint.every_time;
+  next_checkpoint_time_ = every > 0.0 ? (std::floor(time_ / every) + 1.0) * every : HUGE_VAL;
+  last_checkpoint_wall_ = MPI_Wtime();
 
   const auto procs = grid_.process_grid();
   PetscCall(PetscPrintf(comm,
@@ -133,14 +160,81 @@ PetscErrorCode Simulation::write_frame() {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Simulation::run() {
+PetscErrorCode Simulation::check_state() {
   PetscFunctionBeginUser;
+  std::vector<const Field*> fields = {&velocity_};
+  for (const Field& s : scalars_) fields.push_back(&s);
+  bool found = false;
+  BadValue bad;
+  PetscCall(find_bad_value(grid_, fields, projection_->pressure(), &found, &bad));
+  if (!found) PetscFunctionReturn(0);
+  std::string dump;
+  if (job_->debug.dump_on_failure) {
+    // The failing state, in the frame layout, under a name no frame or checkpoint uses.
+    OutputConfig debug = job_->output;
+    FrameWriter writer;
+    PetscCall(writer.setup(grid_, debug, job_->name + "_failed_step" + std::to_string(step_)));
+    PetscCall(velocity_.fill_ghosts());
+    PetscCall(writer.write(velocity_, scalars_, projection_->pressure(), step_, time_));
+    dump = " The failing state is in " + writer.frame_path(0) + ".";
+  }
+  SETERRQ(grid_.comm(), PETSC_ERR_FP,
+          "%s after step %" PetscInt_FMT " (t = %g). The run stops here; the newest checkpoint is "
+          "untouched.%s",
+          describe(bad, grid_.dim()).c_str(), step_, time_, dump.c_str());
+}
+
+PetscErrorCode Simulation::checkpoint_due(bool* due, int* signal) {
+  PetscFunctionBeginUser;
+  const CheckpointConfig& c = job_->checkpoint;
+  // Rank 0's clock decides the wall-clock criterion, and the signal of any rank counts: one
+  // reduction gives every rank the same answer.
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(grid_.comm(), &rank));
+  const bool wall = rank == 0 && c.every_wall_seconds > 0.0 &&
+                    MPI_Wtime() - last_checkpoint_wall_ >= c.every_wall_seconds;
+  int local[2] = {pending_signal(), wall ? 1 : 0}, global[2] = {0, 0};
+  PetscCallMPI(MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, grid_.comm()));
+  *signal = global[0];
+  *due = global[0] != 0 || global[1] != 0 ||
+         (c.every_steps > 0 && step_ % c.every_steps == 0) || time_ >= next_checkpoint_time_;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Simulation::write_checkpoint(std::string* path) {
+  PetscFunctionBeginUser;
+  RunState state;
+  state.time = time_;
+  state.step = step_;
+  state.last_dt = projection_->last_dt();
+  state.next_frame = frame_;
+  state.frame_times = writer_.frame_times();
+  PetscCall(timers_.begin(Stage::Output));
+  PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path));
+  PetscCall(timers_.end(Stage::Output));
+  const double every = job_->checkpoint.every_time;
+  if (every > 0.0) next_checkpoint_time_ = (std::floor(time_ / every) + 1.0) * every;
+  last_checkpoint_wall_ = MPI_Wtime();
+  last_checkpoint_step_ = step_;
+  PetscCall(PetscPrintf(grid_.comm(), "  checkpoint at step %" PetscInt_FMT " -> %s\n", step_,
+                        path->c_str()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Simulation::run(int* interrupted) {
+  PetscFunctionBeginUser;
+  if (interrupted) *interrupted = 0;
   const double start = MPI_Wtime();
-  if (job_->output.initial_frame) PetscCall(write_frame());
-  frame_ = 1;
+  if (!restarted_) {
+    if (job_->output.initial_frame) PetscCall(write_frame());
+    frame_ = 1;
+  }
   const double end = job_->time.end;
   double h = grid_.spacing(0);
   for (int a = 1; a < grid_.dim(); ++a) h = std::min(h, grid_.spacing(a));
+  const CheckpointConfig& checkpoints = job_->checkpoint;
+  const bool checkpointing = checkpoints.every_steps > 0 || checkpoints.every_time > 0.0 ||
+                             checkpoints.every_wall_seconds > 0.0;
   while (time_ < end) {
     const double step_start = MPI_Wtime();
     StepReport report;
@@ -155,13 +249,36 @@ PetscErrorCode Simulation::run() {
     report.cfl = report.max_velocity * dt / h;
     PetscCall(step(dt, &report));
     if (lands) time_ = target;  // exactly, despite rounding in time_ + dt
+    PetscCall(check_state());
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     PetscCall(log_.record(report));
-    if (time_ >= next_output_time()) {
+    // k * interval is computed, not accumulated, but still rounds (6 * 0.1 > 0.6): an output
+    // time within a billionth of the interval counts as reached.
+    if (time_ >= next_output_time() - 1e-9 * job_->output.interval) {
       PetscCall(write_frame());
       ++frame_;
     }
+    bool due = false;
+    int signal = 0;
+    PetscCall(checkpoint_due(&due, &signal));
+    if (due && (checkpointing || signal)) {
+      std::string path;
+      PetscCall(write_checkpoint(&path));
+      if (signal) {
+        PetscCall(PetscPrintf(grid_.comm(),
+                              "stablefluids: %s received; stopped after step %" PetscInt_FMT
+                              " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
+                              signal_name(signal), step_, time_, job_->source.c_str()));
+        if (interrupted) *interrupted = signal;
+        PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
+        PetscFunctionReturn(0);
+      }
+    }
+  }
+  if (checkpointing && last_checkpoint_step_ != step_) {
+    std::string path;
+    PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
   PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
   PetscCall(PetscPrintf(grid_.comm(), "stablefluids: reached t = %g after %" PetscInt_FMT

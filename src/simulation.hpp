@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "advect.hpp"
+#include "checkpoint.hpp"
 #include "config.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
@@ -21,12 +22,18 @@ namespace sf {
 
 class Simulation {
 public:
-  /// Builds the grid, fields and stages from `job` and sets the initial state. Collective.
-  PetscErrorCode setup(MPI_Comm comm, const JobConfig& job);
+  /// Builds the grid, fields and stages from `job` and sets the initial state, or, with a
+  /// `restart` path (or "latest"), the state of that checkpoint. Collective.
+  PetscErrorCode setup(MPI_Comm comm, const JobConfig& job, const std::string& restart = "");
 
-  /// Writes the initial frame (if asked), steps to the job's end time writing frames on the way,
-  /// prints one progress line per step on rank 0 and the timing table at the end. Collective.
-  PetscErrorCode run();
+  /// Writes the initial frame (if asked and not restarting), steps to the job's end time writing
+  /// frames and checkpoints on the way, prints one progress line per step on rank 0 and the
+  /// timing table at the end. A scheduler signal stops it at the next step boundary with a
+  /// checkpoint (*interrupted becomes the signal). Collective.
+  PetscErrorCode run(int* interrupted = nullptr);
+
+  /// Writes a checkpoint of the current state. Collective.
+  PetscErrorCode write_checkpoint(std::string* path);
 
   /// Advances the state by one step of length dt (Stam's four steps plus sources and
   /// dissipation) and fills in what the step did. Collective.
@@ -46,6 +53,11 @@ private:
   double next_output_time() const;
   PetscErrorCode fill_all_ghosts();
   PetscErrorCode write_frame();
+  /// Stops the run with a message naming the field, step and cell if any value is NaN or Inf,
+  /// after writing the failing state to a debug file if the job asks for it. Collective.
+  PetscErrorCode check_state();
+  /// Whether a checkpoint is due after this step (all ranks agree), and which signal arrived.
+  PetscErrorCode checkpoint_due(bool* due, int* signal);
 
   const JobConfig* job_ = nullptr;
   Grid grid_;
@@ -57,11 +69,16 @@ private:
   Diffusion diffusion_;
   std::unique_ptr<Projection> projection_;
   FrameWriter writer_;
+  Checkpointer checkpointer_;
   RunLog log_;
   StageTimers timers_;
   double time_ = 0.0;
   PetscInt step_ = 0;
   PetscInt frame_ = 0;  // index of the next output time, t = frame_ * interval
+  bool restarted_ = false;
+  double next_checkpoint_time_ = 0.0;  // simulated time of the next time-based checkpoint
+  double last_checkpoint_wall_ = 0.0;  // MPI_Wtime of the last checkpoint (rank 0's clock)
+  PetscInt last_checkpoint_step_ = -1;
 };
 
 }  // namespace sf
