@@ -192,5 +192,75 @@ TEST(Restart, RefusesAJobWhosePhysicsChanged) {
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 
+/// Runs `text` and returns the PETSc error code and the first error message raised.
+struct Failure {
+  PetscErrorCode code = 0;
+  std::string message;
+};
+
+PetscErrorCode remember_message(MPI_Comm, int, const char*, const char*, PetscErrorCode code,
+                                PetscErrorType, const char* message, void* context) {
+  auto* failure = static_cast<Failure*>(context);
+  if (failure->message.empty() && message) failure->message = message;
+  return code;  // what the handler returns is what propagates
+}
+
+template <typename Prepare>
+Failure run_expecting_failure(const std::string& text, Prepare&& prepare) {
+  Failure failure;
+  const JobConfig job = parse_job(text, "restart.yaml");
+  Simulation simulation;
+  EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  prepare(simulation);
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPushErrorHandler(remember_message, &failure));
+  failure.code = simulation.run();
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPopErrorHandler());
+  return failure;
+}
+
+// A NaN in a passive scalar is caught after the step it is in, with the field, the step and a
+// cell, the failing state goes to a debug file, and no checkpoint is written over the last good
+// one.
+TEST(BadState, NanStopsTheRunAfterOneStepNamingFieldAndCell) {
+  const std::string dir = scratch() + "/nan";
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::string text = job_text(1.0, dir, "debug: {dump_on_failure: true}\n");
+  text.replace(text.find("scalars:\n"), 9, "scalars:\n  dye:\n    background: 0.0\n");
+  const Failure failure = run_expecting_failure(text, [](Simulation& simulation) {
+    Field& dye = simulation.scalars()[0];
+    PetscScalar* data;
+    ArrayView s;
+    EXPECT_EQ(VecGetArray(dye.global(), &data), 0);
+    EXPECT_EQ(simulation.grid().global_view(dye.dm(), data, &s), 0);
+    if (simulation.grid().owned_cells().contains(5, 20, 0)) s(5, 20, 0) = NAN;
+    EXPECT_EQ(VecRestoreArray(dye.global(), &data), 0);
+  });
+  EXPECT_EQ(failure.code, PETSC_ERR_FP);
+  EXPECT_NE(failure.message.find("NaN in dye at cell ("), std::string::npos) << failure.message;
+  EXPECT_NE(failure.message.find("after step 1 "), std::string::npos) << failure.message;
+  long missing = 0;
+  if (test::comm_rank() == 0) {
+    missing += !fs::exists(dir + "/restart_failed_step1_000000.h5");
+    missing += fs::exists(dir + "/restart_checkpoint_00000001.h5");
+  }
+  EXPECT_EQ(test::global_sum(missing), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// A pressure solve that hits its iteration cap stops the run, naming the solver.
+TEST(BadState, SolverAtItsCapStopsTheRunNamingTheSolver) {
+  const std::string dir = scratch() + "/cap";
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const Failure failure = run_expecting_failure(
+      job_text(1.0, dir, "pressure: {tolerance: 1e-12, max_iterations: 1}\n"),
+      [](Simulation&) {});
+  EXPECT_EQ(failure.code, PETSC_ERR_NOT_CONVERGED);
+  EXPECT_NE(failure.message.find("pressure solve did not converge"), std::string::npos)
+      << failure.message;
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sf
