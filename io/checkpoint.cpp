@@ -361,17 +361,7 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
       ok = false;
     }
   }
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
-  if (all_ok && rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = std::string("rename from ") + temporary + ": " + std::strerror(errno);
-  }
-  if (all_ok) PetscCall(agree(comm, ok, &all_ok));
-  if (!all_ok && rank == 0) std::remove(temporary.c_str());
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE,
-             "cannot write checkpoint '%s': %s (the previous checkpoints are untouched)",
-             path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+  PetscCall(commit_file(comm, ok, error, temporary, path, "checkpoint"));
 
   // Only now, with the new checkpoint complete, may the oldest ones go.
   std::vector<std::string> paths;

@@ -12,7 +12,10 @@
 #include <petscsys.h>
 #include <sys/statvfs.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 #include <array>
 #include <string>
@@ -138,6 +141,38 @@ bool write_attribute(hid_t object, const char* name, hid_t type, const T* values
   return ok;
 }
 
+/// True on every rank only if `ok` holds on every rank.
+inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
+  PetscFunctionBeginUser;
+  int local = ok ? 1 : 0, global = 0;
+  PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
+  *all_ok = global == 1;
+  PetscFunctionReturn(0);
+}
+
+
+/// The end of every atomic collective write: if every rank's part worked (`ok`), rank 0 renames
+/// `temporary` to `path`; otherwise, or if the rename fails, the temporary file is removed and
+/// every rank returns the same error, naming the file. Collective.
+inline PetscErrorCode commit_file(MPI_Comm comm, bool ok, std::string error,
+                                  const std::string& temporary, const std::string& path,
+                                  const char* what) {
+  PetscFunctionBeginUser;
+  bool all_ok = false;
+  PetscCall(agree(comm, ok, &all_ok));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (all_ok && rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    ok = false;
+    error = std::string("rename from ") + temporary + ": " + std::strerror(errno);
+  }
+  if (all_ok) PetscCall(agree(comm, ok, &all_ok));
+  if (!all_ok && rank == 0) std::remove(temporary.c_str());
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write %s '%s': %s (earlier files are untouched)",
+             what, path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+  PetscFunctionReturn(0);
+}
+
 /// Refuses, on every rank, to start a file of about `bytes` bytes at `path` when its file system
 /// has less space free. HDF5 1.10 cannot recover from a file whose final flush fails (a later
 /// close of any file crashes inside H5F__close_cb), so a write that would fill the disk must not
@@ -162,15 +197,5 @@ inline PetscErrorCode check_space(MPI_Comm comm, const std::string& path, double
              what, path.c_str(), bytes / 1e6, free_bytes / 1e6);
   PetscFunctionReturn(0);
 }
-
-/// True on every rank only if `ok` holds on every rank.
-inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
-  PetscFunctionBeginUser;
-  int local = ok ? 1 : 0, global = 0;
-  PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
-  *all_ok = global == 1;
-  PetscFunctionReturn(0);
-}
-
 
 }  // namespace sf

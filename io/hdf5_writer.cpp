@@ -203,18 +203,7 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     }
   }
 
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (all_ok && rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = std::string("rename from ") + temporary + ": " + std::strerror(errno);
-  }
-  if (all_ok) PetscCall(agree(comm, ok, &all_ok));
-  if (!all_ok && rank == 0) std::remove(temporary.c_str());
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write output frame '%s': %s",
-             path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+  PetscCall(commit_file(comm, ok, error, temporary, path, "output frame"));
 
   if (attributes_.empty()) describe_attributes(scalars, pressure != nullptr);
   frames_.push_back({std::filesystem::path(path).filename().string(), time});
