@@ -19,6 +19,7 @@ sf_packages=(
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev
   libgtest-dev libgmock-dev
+  python3-yaml python3-matplotlib python3-numpy
 )
 
 sf_log() { printf 'stablefluids: %s\n' "$*" >&2; }

@@ -85,6 +85,38 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode RunLog::report_decomposition(const Decomposition& d, int face_exchanges,
+                                            int cell_exchanges) {
+  PetscFunctionBeginUser;
+  const double bytes_total = 8.0 * (face_exchanges * d.face_values_total +
+                                    cell_exchanges * d.cell_values_total);
+  const double bytes_max = 8.0 * (face_exchanges * d.face_values_max +
+                                  cell_exchanges * d.cell_values_max);
+  const double imbalance = d.min_cells > 0 ? static_cast<double>(d.max_cells) / d.min_cells : 1.0;
+  PetscCall(PetscPrintf(grid_->comm(),
+                        "decomposition: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT
+                        " ranks, cells per rank %" PetscInt_FMT " to %" PetscInt_FMT
+                        " (imbalance %.3f), halo %d; one velocity exchange moves up to %.0f "
+                        "values per rank from up to %" PetscInt_FMT " neighbours; halo traffic "
+                        "about %.3g MB per step in all, %.3g MB on the busiest rank (%d velocity "
+                        "and %d cell-field exchanges; Krylov exchanges not included)\n",
+                        d.processes[0], d.processes[1], d.processes[2], d.min_cells, d.max_cells,
+                        imbalance, d.halo, d.face_values_max, d.max_neighbours, bytes_total / 1e6,
+                        bytes_max / 1e6, face_exchanges, cell_exchanges));
+  std::ostringstream json;
+  json.precision(9);
+  json << "{\"process_grid\": [" << d.processes[0] << ", " << d.processes[1] << ", "
+       << d.processes[2] << "], \"cells_per_rank_min\": " << d.min_cells
+       << ", \"cells_per_rank_max\": " << d.max_cells << ", \"imbalance\": " << imbalance
+       << ", \"halo\": " << d.halo << ", \"neighbours_max\": " << d.max_neighbours
+       << ", \"velocity_exchanges_per_step\": " << face_exchanges
+       << ", \"cell_field_exchanges_per_step\": " << cell_exchanges
+       << ", \"halo_bytes_per_step\": " << bytes_total
+       << ", \"halo_bytes_per_step_busiest_rank\": " << bytes_max << "}";
+  decomposition_json_ = json.str();
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode RunLog::record(const StepReport& r) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(grid_->comm(),
@@ -142,7 +174,9 @@ PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt steps, double 
        << ",\n  \"process_grid\": [" << procs[0] << ", " << procs[1] << ", " << procs[2]
        << "],\n  \"cells\": [" << grid_->cells(0) << ", " << grid_->cells(1) << ", "
        << grid_->cells(2) << "],\n  \"total_cells\": " << grid_->total_cells()
-       << ",\n  \"halo\": " << grid_->halo() << ",\n  \"steps\": " << steps
+       << ",\n  \"halo\": " << grid_->halo()
+       << (decomposition_json_.empty() ? "" : ",\n  \"decomposition\": " + decomposition_json_)
+       << ",\n  \"steps\": " << steps
        << ",\n  \"total_seconds\": " << slowest[count]
        << ",\n  \"seconds_per_step\": " << per_step << ",\n  \"stages\": {";
   for (int s = 0; s < count; ++s) {

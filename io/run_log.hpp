@@ -56,6 +56,12 @@ public:
   /// file never lists a step twice. Collective.
   PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name,
                       PetscInt resume_step = -1);
+  /// Prints the decomposition report (rank 0) and keeps it for the timings JSON. The halo
+  /// traffic per step counts `face_exchanges` exchanges of the velocity and `cell_exchanges` of
+  /// dof-1 cell fields (the Krylov solves' own exchanges are not included).
+  PetscErrorCode report_decomposition(const Decomposition& d, int face_exchanges,
+                                      int cell_exchanges);
+
   /// Prints the progress line and appends the CSV row (rank 0). Not collective.
   PetscErrorCode record(const StepReport& report);
   /// Prints the timing table and writes <name>_timings.json: per stage the maximum over ranks of
@@ -67,6 +73,7 @@ private:
   const Grid* grid_ = nullptr;
   std::string directory_, name_;
   std::FILE* csv_ = nullptr;
+  std::string decomposition_json_;
 };
 
 }  // namespace sf

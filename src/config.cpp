@@ -498,10 +498,15 @@ JobConfig JobParser::parse(const std::string& text) const {
 
 GridConfig JobParser::parse_grid(const MapReader& top) const {
   const MapReader map(*this, top.require("grid"), false);
-  map.allow_only({"cells", "size", "origin", "halo"});
+  map.allow_only({"cells", "cells_per_rank", "size", "origin", "halo"});
 
   GridConfig grid;
-  const Field cells = map.require("cells");
+  // Exactly one of `cells` (the whole grid) and `cells_per_rank` (weak scaling).
+  const auto whole = map.find("cells");
+  const auto per_rank = map.find("cells_per_rank");
+  if (whole && per_rank) fail(*per_rank, "give either cells or cells_per_rank, not both");
+  const Field cells = per_rank ? *per_rank : map.require("cells");
+  grid.cells_per_rank = per_rank.has_value();
   cells_line_ = cells.line;
   if (!cells.node.IsSequence() || (cells.node.size() != 2 && cells.node.size() != 3)) {
     fail(cells, "expected a list of 2 or 3 integers, " + describe(cells.node));
@@ -1316,6 +1321,29 @@ JobConfig parse_job(const std::string& text, const std::string& source) {
   return JobParser(source).parse(text);
 }
 
+void resolve_ranks(JobConfig& job, int ranks) {
+  GridConfig& grid = job.grid;
+  if (!grid.cells_per_rank) return;
+  // MPI's own balanced factorisation; every rank computes the same one.
+  int dims[3] = {0, 0, 0};
+  MPI_Dims_create(ranks, grid.dim, dims);
+  long long unknowns = grid.dim;
+  std::string block, layout;
+  for (int a = 0; a < grid.dim; ++a) {
+    block += (a ? " x " : "") + std::to_string(grid.cells[a]);
+    layout += (a ? " x " : "") + std::to_string(dims[a]);
+    grid.cells[a] *= dims[a];
+    grid.processes[a] = dims[a];
+    unknowns *= grid.cells[a];
+  }
+  if (unknowns > kMaxIndex) {
+    throw JobError(job.source + ": grid.cells_per_rank: " + block + " cells per rank on " +
+                   std::to_string(ranks) + " ranks (" + layout + ") is " +
+                   std::to_string(unknowns) + " unknowns, but PETSc here uses 32-bit indices "
+                   "and allows at most " + std::to_string(kMaxIndex));
+  }
+}
+
 JobConfig load_job(MPI_Comm comm, const std::string& path) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -1344,6 +1372,9 @@ JobConfig load_job(MPI_Comm comm, const std::string& path) {
   // the memory check below, which is collective, is reached by all ranks or by none.
   const JobParser parser(path);
   JobConfig job = parser.parse(text);
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  resolve_ranks(job, ranks);
   check_memory(comm, parser, job, parser.cells_line_);
   return job;
 }

@@ -46,6 +46,11 @@ struct FaceBoundary {
 struct GridConfig {
   int dim = 0;                                  // 2 or 3, from the length of `cells`
   std::array<long, 3> cells{1, 1, 1};           // per-axis cell counts; unused axes hold 1
+  // Weak scaling: the job gave `cells_per_rank` instead of `cells`. parse_job() leaves the
+  // per-rank block in `cells`; resolve_ranks() (load_job calls it) multiplies it by a process
+  // grid from MPI_Dims_create and fixes `processes`, so every rank owns exactly that block.
+  bool cells_per_rank = false;
+  std::array<PetscInt, 3> processes{PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
   std::array<double, 3> origin{0.0, 0.0, 0.0};  // lower corner of the domain
   std::array<double, 3> size{1.0, 1.0, 1.0};    // extent of the domain per axis
   int halo = 3;                                 // ghost-cell width H of every field
@@ -242,6 +247,10 @@ JobConfig parse_job(const std::string& text, const std::string& source);
 /// reaches the same verdict and none waits in a collective for a rank that failed.
 /// Collective on `comm`. Throws JobError on every rank if the file is missing or malformed.
 JobConfig load_job(MPI_Comm comm, const std::string& path);
+
+/// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridConfig). Does nothing for a
+/// job that gave grid.cells. Throws JobError if the resulting grid exceeds the index range.
+void resolve_ranks(JobConfig& job, int ranks);
 
 /// Human-readable names, as written in job files.
 const char* to_string(BoundaryKind kind);

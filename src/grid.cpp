@@ -121,6 +121,84 @@ PetscErrorCode Grid::setup(MPI_Comm comm, const GridConfig& config,
   PetscFunctionReturn(0);
 }
 
+namespace {
+
+/// Values one rank receives in a DMGlobalToLocal of `dm`, and from how many ranks.
+PetscErrorCode count_exchange(const Grid& grid, DM dm, double* values, PetscInt* neighbours) {
+  PetscFunctionBeginUser;
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm, dof, sizes[3], procs[3];
+  PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(dm, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
+  PetscCall(DMDAGetInfo(dm, nullptr, &sizes[0], &sizes[1], &sizes[2], &procs[0], &procs[1],
+                        &procs[2], &dof, nullptr, nullptr, nullptr, nullptr, nullptr));
+  const PetscInt* ranges[3] = {nullptr, nullptr, nullptr};
+  PetscCall(DMDAGetOwnershipRanges(dm, &ranges[0], &ranges[1], &ranges[2]));
+  const PetscInt lo[3] = {gxs, gys, gzs}, width[3] = {gxm, gym, gzm};
+  const PetscInt own_lo[3] = {xs, ys, zs}, own_hi[3] = {xs + xm, ys + ym, zs + zm};
+  // Per axis, the process coordinate owning each index of the ghosted range (-1: a ghost outside
+  // a non-periodic boundary, filled locally).
+  std::array<std::vector<PetscInt>, 3> owner;
+  for (int a = 0; a < 3; ++a) {
+    for (PetscInt n = 0; n < width[a]; ++n) {
+      PetscInt index = lo[a] + n;
+      if (a < grid.dim() && grid.periodic(a)) index = ((index % sizes[a]) + sizes[a]) % sizes[a];
+      PetscInt p = -1;
+      if (index >= 0 && index < sizes[a]) {
+        PetscInt start = 0;
+        for (p = 0; p < procs[a] && start + ranges[a][p] <= index; ++p) start += ranges[a][p];
+      }
+      owner[a].push_back(p);
+    }
+  }
+  PetscMPIInt me;
+  PetscCallMPI(MPI_Comm_rank(grid.comm(), &me));
+  std::vector<PetscInt> seen;
+  double count = 0.0;
+  for (PetscInt k = 0; k < width[2]; ++k)
+    for (PetscInt j = 0; j < width[1]; ++j)
+      for (PetscInt i = 0; i < width[0]; ++i) {
+        const PetscInt g[3] = {lo[0] + i, lo[1] + j, lo[2] + k};
+        bool owned = true;
+        for (int a = 0; a < 3; ++a) owned = owned && g[a] >= own_lo[a] && g[a] < own_hi[a];
+        const PetscInt px = owner[0][i], py = owner[1][j], pz = owner[2][k];
+        if (owned || px < 0 || py < 0 || pz < 0) continue;
+        const PetscInt rank = px + procs[0] * (py + procs[1] * pz);
+        if (rank == me) continue;  // a periodic image of this rank's own cells
+        count += static_cast<double>(dof);
+        if (std::find(seen.begin(), seen.end(), rank) == seen.end()) seen.push_back(rank);
+      }
+  *values = count;
+  *neighbours = static_cast<PetscInt>(seen.size());
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PetscErrorCode Grid::describe(Decomposition* d) const {
+  PetscFunctionBeginUser;
+  d->processes = processes_;
+  d->halo = halo_;
+  double cell_values = 0.0, face_values = 0.0;
+  PetscInt cell_neighbours = 0, face_neighbours = 0;
+  PetscCall(count_exchange(*this, cell_dm_, &cell_values, &cell_neighbours));
+  PetscCall(count_exchange(*this, face_dm_, &face_values, &face_neighbours));
+  const PetscInt owned = owned_.count();
+  PetscInt mine[2] = {-owned, owned}, extremes[2];
+  PetscCallMPI(MPI_Allreduce(mine, extremes, 2, MPIU_INT, MPI_MAX, comm_));
+  d->min_cells = -extremes[0];
+  d->max_cells = extremes[1];
+  const PetscInt neighbours = std::max(cell_neighbours, face_neighbours);
+  PetscCallMPI(MPI_Allreduce(&neighbours, &d->max_neighbours, 1, MPIU_INT, MPI_MAX, comm_));
+  double local[2] = {cell_values, face_values}, maxima[2], totals[2];
+  PetscCallMPI(MPI_Allreduce(local, maxima, 2, MPI_DOUBLE, MPI_MAX, comm_));
+  PetscCallMPI(MPI_Allreduce(local, totals, 2, MPI_DOUBLE, MPI_SUM, comm_));
+  d->cell_values_max = maxima[0];
+  d->face_values_max = maxima[1];
+  d->cell_values_total = totals[0];
+  d->face_values_total = totals[1];
+  PetscFunctionReturn(0);
+}
+
 IndexBox Grid::owned_faces(int component) const {
   IndexBox box = owned_;
   if (!periodic_[component] && box.hi[component] == cells_[component]) box.hi[component] += 1;

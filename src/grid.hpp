@@ -66,6 +66,20 @@ struct ArrayView {
   }
 };
 
+/// How the grid is spread over the ranks, for the start-up report and the timings JSON.
+/// Exchanged values count the ghost entries a rank receives from other ranks in one
+/// DMGlobalToLocal (ghosts outside the domain are filled locally and not counted).
+struct Decomposition {
+  std::array<PetscInt, 3> processes{1, 1, 1};
+  PetscInt min_cells = 0, max_cells = 0;  // owned cells per rank
+  int halo = 0;
+  PetscInt max_neighbours = 0;            // ranks one rank receives from, at most
+  double cell_values_max = 0.0;           // per rank, one dof-1 cell field
+  double cell_values_total = 0.0;         // over all ranks
+  double face_values_max = 0.0;           // per rank, the velocity (dof = dim)
+  double face_values_total = 0.0;
+};
+
 class Grid {
 public:
   /// Creates both DMDAs. `processes` fixes the process grid per axis (PETSC_DECIDE lets PETSc
@@ -115,6 +129,9 @@ public:
   double sample_position(int axis, PetscInt index, int stagger_axis) const {
     return stagger_axis == axis ? face_position(axis, index) : cell_center(axis, index);
   }
+
+  /// Counts the decomposition's halo traffic (collective; a loop over ghost layers, run once).
+  PetscErrorCode describe(Decomposition* decomposition) const;
 
   /// Views into a vector of the cell or face DM: owned entries of a global vector, or the whole
   /// ghosted extent of a local vector. The caller brackets them with VecGetArray/VecRestoreArray.

@@ -659,7 +659,7 @@ TEST(ConfigError, UnknownTopLevelKey) {
 
 TEST(ConfigError, UnknownNestedKey) {
   expect_error("grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",
-               {"job.yaml:3: grid.cels: unknown key (expected one of: cells, size, origin, halo)"});
+               {"job.yaml:3: grid.cels: unknown key (expected one of: cells, cells_per_rank, size, origin, halo)"});
   expect_error(kHead + "scalars:\n  density:\n    initial:\n"
                        "      - {shape: sphere, center: [0, 0], radus: 1, value: 1}\n",
                {"job.yaml:9: scalars.density.initial[0].radus: unknown key"});
@@ -1460,3 +1460,50 @@ TEST(JobFiles, ReadmeCompleteExampleParses) {
 }
 
 }  // namespace
+
+// Weak scaling: grid.cells_per_rank is multiplied by MPI's balanced process grid, which is then
+// fixed so that every rank owns exactly the block the job names.
+TEST(Config, CellsPerRankScalesWithTheRankCount) {
+  const std::string text =
+      "grid: {cells_per_rank: [16, 12, 10], halo: 2}\ntime: {dt: 0.1, end: 1}\n";
+  JobConfig job = sf::parse_job(text, "weak.yaml");
+  EXPECT_TRUE(job.grid.cells_per_rank);
+  EXPECT_EQ(job.grid.dim, 3);
+  for (int ranks : {1, 2, 4, 6, 8}) {
+    JobConfig resolved = job;
+    sf::resolve_ranks(resolved, ranks);
+    int dims[3] = {0, 0, 0};
+    MPI_Dims_create(ranks, 3, dims);
+    long product = 1;
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_EQ(resolved.grid.processes[a], dims[a]) << ranks << " ranks, axis " << a;
+      EXPECT_EQ(resolved.grid.cells[a], job.grid.cells[a] * dims[a]) << ranks << " ranks";
+      product *= resolved.grid.processes[a];
+    }
+    EXPECT_EQ(product, ranks);
+  }
+  // A job with the whole grid is left alone.
+  JobConfig whole = sf::parse_job("grid: {cells: [8, 8]}\ntime: {dt: 0.1, end: 1}\n", "a.yaml");
+  sf::resolve_ranks(whole, 4);
+  EXPECT_EQ(whole.grid.cells[0], 8);
+  EXPECT_EQ(whole.grid.processes[0], PETSC_DECIDE);
+}
+
+TEST(ConfigError, CellsAndCellsPerRankTogether) {
+  expect_error("grid: {cells: [8, 8], cells_per_rank: [4, 4]}\ntime: {dt: 0.1, end: 1}\n",
+               {"job.yaml:1: grid.cells_per_rank: give either cells or cells_per_rank, not both"});
+}
+
+TEST(ConfigError, CellsPerRankBeyondTheIndexRangeOnManyRanks) {
+  JobConfig job = sf::parse_job(
+      "grid: {cells_per_rank: [1024, 1024, 512]}\ntime: {dt: 0.1, end: 1}\n", "big.yaml");
+  try {
+    sf::resolve_ranks(job, 8);
+    ADD_FAILURE() << "8 ranks of 1024 x 1024 x 512 cells must exceed 32-bit indices";
+  } catch (const sf::JobError& error) {
+    EXPECT_NE(std::string(error.what()).find("big.yaml: grid.cells_per_rank: 1024 x 1024 x 512 "
+                                             "cells per rank on 8 ranks"),
+              std::string::npos)
+        << error.what();
+  }
+}
