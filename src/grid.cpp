@@ -139,6 +139,10 @@ PetscErrorCode count_exchange(const Grid& grid, DM dm, double* values, PetscInt*
   // a non-periodic boundary, filled locally).
   std::array<std::vector<PetscInt>, 3> owner;
   for (int a = 0; a < 3; ++a) {
+    if (a >= grid.dim()) {  // PETSc gives no ranges for the third axis of a 2D DMDA
+      owner[a].assign(static_cast<size_t>(width[a]), 0);
+      continue;
+    }
     for (PetscInt n = 0; n < width[a]; ++n) {
       PetscInt index = lo[a] + n;
       if (a < grid.dim() && grid.periodic(a)) index = ((index % sizes[a]) + sizes[a]) % sizes[a];
