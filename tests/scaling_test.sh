@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# End-to-end checks of the scaling-study driver (jobs/scaling/stablefluids_scaling.py):
+#   - `all` on the tiny strong and weak studies (2-D, 3 steps, 2 repetitions, 1/2/4 ranks) leaves
+#     results.csv/.md and three PNGs, one CSV row per rank count, and seconds_per_step equal to
+#     the median of the runs' timings JSON;
+#   - the weak study needs grid.cells_per_rank in the solver: if the solver does not know the key
+#     yet, this is reported as pending and counted as a FAILURE (never skipped silently);
+#   - `run --slurm` writes an array script that bash parses, whose --array range matches the
+#     (ranks, repetition) pairs, and a task table naming every rank count and existing job file;
+#   - errors (no executable) end with a message and a non-zero status; --dry-run writes nothing.
+# usage: scaling_test.sh <source dir> <stablefluids executable>
+set -uo pipefail
+src=$(cd "${1:?usage: scaling_test.sh <source dir> <stablefluids executable>}" && pwd)
+exe=$(readlink -f "${2:?usage: scaling_test.sh <source dir> <stablefluids executable>}")
+py=/usr/bin/python3
+driver=("$py" "$src/jobs/scaling/stablefluids_scaling.py")
+studies=$src/jobs/scaling/studies
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+passed=0 failed=0
+check() {  # check <description> <command...>
+  local what=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
+}
+is_png() {  # the 8-byte PNG signature, and more than the signature
+  [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
+    [ "$(stat -c %s "$1")" -gt 100 ]
+}
+rows_match_ranks() {  # <results dir> <study>: one CSV row per ranks value, in order
+  "$py" - "$1" "$2" <<'PY'
+import csv, sys, yaml
+rows = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
+ranks = sorted(yaml.safe_load(open(sys.argv[2]))["ranks"])
+sys.exit(0 if [int(r["ranks"]) for r in rows] == ranks else 1)
+PY
+}
+medians_match() {  # <results dir> <column> <json key path>: CSV == median over the run JSONs
+  "$py" - "$1" "$2" "$3" <<'PY'
+import csv, glob, json, statistics, sys
+out, column, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(".")
+ok = True
+for row in csv.DictReader(open(out + "/results.csv")):
+    values = []
+    for path in sorted(glob.glob(f"{out}/runs/r{row['ranks']}_rep*/*_timings.json")):
+        value = json.load(open(path))
+        for key in keys:
+            value = value[key]
+        values.append(value)
+    expected = statistics.median(values)
+    if len(values) != 2 or float(row[column]) != expected:
+        print(f"  {column} on {row['ranks']} ranks: csv {row[column]}, "
+              f"median of {values} = {expected!r}")
+        ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+constant_cells_per_rank() {  # <results dir> <cells per rank>
+  "$py" -c "import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]+'/results.csv')));
+sys.exit(0 if rows and all(float(r['cells_per_rank'])==float(sys.argv[2]) for r in rows) else 1)" \
+    "$1" "$2"
+}
+check_study() {  # <name> <results dir>: the outputs of `all`
+  local name=$1 out=$2
+  check "$name: results.csv exists" test -s "$out/results.csv"
+  check "$name: results.md exists" test -s "$out/results.md"
+  check "$name: results.md is a Markdown table" grep -q '^| ranks |' "$out/results.md"
+  for png in time_per_step speedup stages; do
+    check "$name: $png.png is a PNG" is_png "$out/$png.png"
+  done
+  check "$name: one CSV row per ranks value" rows_match_ranks "$out" "$studies/$name.yaml"
+  check "$name: seconds_per_step is the median of the runs" \
+    medians_match "$out" seconds_per_step seconds_per_step
+  check "$name: project seconds_per_step is the median of the runs" \
+    medians_match "$out" project_seconds_per_step stages.project.seconds_per_step
+}
+
+# --- strong ---------------------------------------------------------------------------------
+"${driver[@]}" all "$studies/tiny_strong.yaml" --exe "$exe" --output "$work/strong" \
+  > strong.log 2>&1
+status=$?
+check "tiny_strong: 'all' succeeds (status $status)" test "$status" -eq 0
+[ "$status" -eq 0 ] || tail -n 30 strong.log
+check_study tiny_strong "$work/strong"
+
+# --- weak -----------------------------------------------------------------------------------
+# A dry parse: does this solver accept grid.cells_per_rank?
+mkdir -p preflight
+(cd preflight && timeout 60 mpiexec -n 1 --oversubscribe "$exe" "$studies/tiny_weak_job.yaml") \
+  > preflight.log 2>&1
+if grep -q "cells_per_rank: unknown key" preflight.log; then
+  echo "PENDING: the solver does not accept grid.cells_per_rank yet; the weak study cannot run"
+  echo "         ($(grep -m1 'cells_per_rank' preflight.log))"
+  failed=$((failed + 1))
+  echo "FAILED: tiny_weak: weak scaling pending (grid.cells_per_rank unknown to the solver)"
+else
+  "${driver[@]}" all "$studies/tiny_weak.yaml" --exe "$exe" --output "$work/weak" \
+    > weak.log 2>&1
+  status=$?
+  check "tiny_weak: 'all' succeeds (status $status)" test "$status" -eq 0
+  [ "$status" -eq 0 ] || tail -n 30 weak.log
+  check_study tiny_weak "$work/weak"
+  check "tiny_weak: 16 x 16 = 256 cells per rank on every rank count" \
+    constant_cells_per_rank "$work/weak" 256
+fi
+
+# --- Slurm ----------------------------------------------------------------------------------
+mkdir -p nosbatch
+ln -s "$py" nosbatch/python3
+PATH="$work/nosbatch:/usr/bin:/bin" "${driver[@]}" run "$studies/tiny_strong.yaml" --slurm \
+  --exe "$exe" --output "$work/slurm" > slurm.log 2>&1
+status=$?
+check "--slurm succeeds without sbatch (status $status)" test "$status" -eq 0
+check "--slurm prints the sbatch line" grep -q "sbatch .*slurm_array.sbatch" slurm.log
+script=$work/slurm/slurm_array.sbatch
+tasks=$work/slurm/slurm_tasks.txt
+check "bash -n jobs/slurm/run.sbatch" bash -n "$src/jobs/slurm/run.sbatch"
+check "bash -n slurm_array.sbatch" bash -n "$script"
+check "no template placeholders left" bash -c "! grep -q '@[A-Z_]*@' '$script'"
+pairs=$("$py" -c "import sys, yaml; s = yaml.safe_load(open(sys.argv[1]))
+print(len(s['ranks']) * s['repetitions'])" "$studies/tiny_strong.yaml")
+check "--array=0-$((pairs - 1))" grep -qx "#SBATCH --array=0-$((pairs - 1))" "$script"
+check "--signal=USR1@120" grep -qx "#SBATCH --signal=USR1@120" "$script"
+check "--ntasks is the largest rank count" grep -qx "#SBATCH --ntasks=4" "$script"
+check "srun -n per task" grep -q 'srun -n "$ranks"' "$script"
+check "module lines are commented" \
+  bash -c "grep -q '^# module load' '$script' && ! grep -q '^module' '$script'"
+check "the task table has one line per pair" test "$(grep -vc '^#' "$tasks")" -eq "$pairs"
+for n in 1 2 4; do
+  check "the task table lists $n ranks" \
+    bash -c "awk '\$1 !~ /^#/ && \$2 == $n' '$tasks' | grep -q 'runs/r${n}_rep[12]/job.yaml'"
+done
+while read -r task ranks rep dir job; do
+  case $task in \#*) continue ;; esac
+  check "task $task: job file $job exists" test -s "$job"
+  check "task $task: job file is named for $ranks ranks, repetition $rep" \
+    grep -q "^name: tiny_strong_r${ranks}_rep${rep}$" "$job"
+done < "$tasks"
+
+# --- errors and dry runs --------------------------------------------------------------------
+"${driver[@]}" run "$studies/tiny_strong.yaml" --exe "$work/no-such-exe" --output "$work/bad" \
+  > bad.log 2>&1
+status=$?
+check "a missing executable fails (status $status)" test "$status" -ne 0
+check "a missing executable is named" grep -q "no stablefluids executable" bad.log
+"${driver[@]}" run "$studies/tiny_strong.yaml" --dry-run --exe "$exe" --output "$work/dry" \
+  > dry.log 2>&1
+check "--dry-run prints the runs" test "$(grep -c 'mpiexec' dry.log)" -eq 6
+check "--dry-run writes nothing" test ! -e "$work/dry"
+"${driver[@]}" collect "$studies/tiny_strong.yaml" --output "$work/empty" > empty.log 2>&1
+status=$?
+check "collect without runs fails clearly (status $status)" \
+  bash -c "[ $status -ne 0 ] && grep -q 'run the study first' empty.log"
+
+# A run that fails (a malformed job) stops the study with the tail of its log.
+cat > bad_job.yaml <<'YAML'
+grid: {cells: [16, 16], cels: 4}
+time: {dt: 0.1, end: 1.0}
+YAML
+cat > bad_study.yaml <<'YAML'
+{name: bad, base_job: bad_job.yaml, kind: strong, ranks: [1], steps: 2, repetitions: 1}
+YAML
+"${driver[@]}" run bad_study.yaml --exe "$exe" > failing.log 2>&1
+status=$?
+check "a failing run stops the study (status $status)" test "$status" -ne 0
+check "a failing run is reported with its log" \
+  bash -c "grep -q 'failed with status 2' failing.log &&
+           grep -q 'grid.cels: unknown key' failing.log"
+
+echo "scaling: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
