@@ -54,14 +54,14 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                           path.c_str(), step_, time_));
   }
   PetscCall(log_.open(grid_, job.output.directory, job.name, restarted_ ? step_ : -1));
-  // Per step: the velocity is exchanged before the forces, before advection and in the
-  // projection's divergence check; every scalar before the forces and before advection; the
-  // vorticity magnitude once when confinement is on.
+  // Per step: the velocity is exchanged before the forces, before advection, and twice in the
+  // projection (its right-hand side and its divergence check); every scalar before the forces
+  // and before advection; the vorticity magnitude once when confinement is on.
   Decomposition decomposition;
   PetscCall(grid_.describe(&decomposition));
   const int cell_exchanges = 2 * static_cast<int>(scalars_.size()) +
                              (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
-  PetscCall(log_.report_decomposition(decomposition, 3, cell_exchanges));
+  PetscCall(log_.report_decomposition(decomposition, 4, cell_exchanges));
   const double every = job.checkpoint.every_time;
   next_checkpoint_time_ = every > 0.0 ? (std::floor(time_ / every) + 1.0) * every : HUGE_VAL;
   last_checkpoint_wall_ = MPI_Wtime();
