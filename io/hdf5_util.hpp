@@ -151,6 +151,27 @@ inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
 }
 
 
+/// The start of every atomic collective write: creates `temporary` on every rank through the
+/// MPI-IO driver; if any rank could not, every rank returns the same error naming the file.
+/// The caller owns *file (an H5Fclose-able id). Collective.
+inline PetscErrorCode create_collective(MPI_Comm comm, const std::string& temporary,
+                                        const char* what, hid_t* file) {
+  PetscFunctionBeginUser;
+  H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  const bool ok = access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
+  *file = ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1;
+  const std::string error = *file >= 0 ? "" : hdf5_error_message();
+  bool all_ok = false;
+  PetscCall(agree(comm, *file >= 0, &all_ok));
+  if (!all_ok && *file >= 0) {
+    H5Fclose(*file);
+    *file = -1;
+  }
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create %s '%s': %s", what,
+             temporary.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+  PetscFunctionReturn(0);
+}
+
 /// The end of every atomic collective write: if every rank's part worked (`ok`), rank 0 renames
 /// `temporary` to `path`; otherwise, or if the rename fails, the temporary file is removed and
 /// every rank returns the same error, naming the file. Collective.

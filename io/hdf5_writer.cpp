@@ -116,27 +116,18 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   }
 
   // Centred velocity, the cell fields and the raw faces, plus room for HDF5's metadata.
-  double bytes = 65536.0 + 8.0 * static_cast<double>(grid.total_cells()) *
-                               (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0));
-  for (int c = 0; c < dim; ++c) {
-    double faces = 1.0;
-    for (int a = 0; a < dim; ++a) faces *= static_cast<double>(grid.face_count(c, a));
-    bytes += 8.0 * faces;
-  }
+  const double bytes =
+      65536.0 + 8.0 * (static_cast<double>(grid.total_cells()) *
+                           (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0)) +
+                       grid.face_samples());
   PetscCall(check_space(comm, path, bytes, "output frame"));
 
   std::string error;
   bool ok = true;
   {
-    H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-    ok = access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
-    H5Id file(ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1,
-              H5Fclose);
-    if (!file.valid()) error = hdf5_error_message();
-    bool all_ok = false;
-    PetscCall(agree(comm, file.valid(), &all_ok));
-    PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output frame '%s': %s",
-               temporary.c_str(), error.c_str());
+    hid_t created = -1;
+    PetscCall(create_collective(comm, temporary, "output frame", &created));
+    H5Id file(created, H5Fclose);
 
     H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
     ok = transfer.valid() && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) >= 0;

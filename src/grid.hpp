@@ -118,6 +118,17 @@ public:
     return cells_[axis] + ((component == axis && !periodic_[axis]) ? 1 : 0);
   }
 
+  /// Number of velocity samples in the whole domain: the faces of every component.
+  double face_samples() const {
+    double total = 0.0;
+    for (int c = 0; c < dim_; ++c) {
+      double faces = 1.0;
+      for (int a = 0; a < dim_; ++a) faces *= static_cast<double>(face_count(c, a));
+      total += faces;
+    }
+    return total;
+  }
+
   double cell_center(int axis, PetscInt index) const {
     return origin_[axis] + (static_cast<double>(index) + 0.5) * spacing_[axis];
   }
