@@ -18,6 +18,8 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::Layout;
+using test::layouts;
 
 FaceBoundary inflow(std::array<double, 3> velocity, double density) {
   FaceBoundary f;
@@ -114,21 +116,6 @@ long count_wrong_ghosts(Field& field, std::string* first_error) {
         }
   EXPECT_EQ(VecRestoreArray(field.local(), &data), 0);
   return wrong;
-}
-
-struct Layout {
-  const char* name;
-  std::array<PetscInt, 3> processes;
-};
-
-/// PETSc's choice, and every rank stacked along one axis (uneven splits of odd cell counts).
-std::vector<Layout> layouts(int dim) {
-  const PetscInt size = test::comm_size();
-  std::vector<Layout> result = {{"default", {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE}},
-                                {"slabs along x", {size, 1, 1}},
-                                {"slabs along y", {1, size, 1}}};
-  if (dim == 3) result.push_back({"slabs along z", {1, 1, size}});
-  return result;
 }
 
 void check_all_layouts(std::array<long, 3> cells, int dim, const Boundaries& boundaries) {

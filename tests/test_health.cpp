@@ -19,6 +19,8 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::Layout;
+using test::layouts;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -32,20 +34,6 @@ Boundaries mixed() {
   b[0] = {in, face(BoundaryKind::Outflow)};
   b[1] = {face(BoundaryKind::NoSlip), face(BoundaryKind::FreeSlip)};
   return b;
-}
-
-struct Layout {
-  const char* name;
-  std::array<PetscInt, 3> processes;
-};
-
-std::vector<Layout> layouts(int dim) {
-  const PetscInt size = test::comm_size();
-  std::vector<Layout> result = {{"default", {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE}},
-                                {"slabs along x", {size, 1, 1}},
-                                {"slabs along y", {1, size, 1}}};
-  if (dim == 3) result.push_back({"slabs along z", {1, 1, size}});
-  return result;
 }
 
 /// A grid with velocity, two scalars and a pressure vector, all smooth and finite.
