@@ -20,6 +20,13 @@ sf_packages=(
   libyaml-cpp-dev
   libgtest-dev libgmock-dev
   python3-yaml python3-matplotlib python3-numpy
+  # ParaView Catalyst (in-situ images, extracts, Live). python3-paraview is only "recommended"
+  # by paraview but the Catalyst scripts need it; the -dev packages are what ParaView's CMake
+  # configuration asks for; Xvfb gives rendering scripts a display on headless nodes.
+  paraview paraview-dev python3-paraview
+  libnetcdf-dev libglew-dev libutfcpp-dev liblz4-dev libdouble-conversion-dev libxml2-dev
+  libx11-dev libfreetype-dev
+  xvfb xauth
 )
 
 sf_log() { printf 'stablefluids: %s\n' "$*" >&2; }
@@ -50,10 +57,13 @@ sf_install_packages() {
 
 sf_build() {
   mkdir -p "$sf_build_dir" || return 1
-  if [ ! -f "$sf_build_dir/CMakeCache.txt" ]; then
+  # Catalyst is required here (the packages above provide it); a build directory configured
+  # before, or without it, is reconfigured.
+  if ! grep -q '^STABLEFLUIDS_CATALYST:STRING=ON$' "$sf_build_dir/CMakeCache.txt" 2>/dev/null; then
     sf_log "configuring in $sf_build_dir"
-    cmake -S "$sf_source_dir" -B "$sf_build_dir" -DCMAKE_BUILD_TYPE=Release > /dev/null ||
-      { sf_log "cmake configuration failed"; return 1; }
+    cmake -S "$sf_source_dir" -B "$sf_build_dir" -DCMAKE_BUILD_TYPE=Release \
+      -DSTABLEFLUIDS_CATALYST=ON > "$sf_build_dir.cmake.log" 2>&1 ||
+      { sf_log "cmake configuration failed, see $sf_build_dir.cmake.log"; return 1; }
   fi
   cmake --build "$sf_build_dir" -j "${STABLEFLUIDS_JOBS:-$(nproc)}" 2>&1 |
     grep -v -E '^\[ *[0-9]+%\]|^Consolidate compiler|^Scanning dependencies' || true
@@ -64,6 +74,11 @@ sf_build() {
 # cores without oversubscription; both are normal on a developer's container.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# ParaView's embedded Python is Debian's python3: a PYTHONHOME or PYTHONPATH meant for another
+# Python (pyenv, conda, a module) breaks its start-up. Mesa's llvmpipe starts one thread per core
+# in every rank; one each keeps the ranks from fighting over the cores.
+unset PYTHONHOME PYTHONPATH
+export LP_NUM_THREADS=${LP_NUM_THREADS:-1}
 
 sf_prepare() {
   mkdir -p "$(dirname "$sf_build_dir")"

@@ -15,7 +15,7 @@
 namespace sf {
 
 const char* stage_name(Stage stage) {
-  static const char* names[] = {"forces", "advect", "diffuse", "project", "output"};
+  static const char* names[] = {"forces", "advect", "diffuse", "project", "output", "insitu"};
   return names[static_cast<int>(stage)];
 }
 
@@ -72,7 +72,7 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
     csv_ = std::fopen(path.c_str(), "w");
     if (csv_) {
       std::fprintf(csv_, "step,time,dt,cfl,max_velocity,max_divergence,pressure_iterations,"
-                         "diffusion_iterations,remote_points,wall_seconds\n");
+                         "diffusion_iterations,remote_points,wall_seconds,insitu_seconds\n");
       for (const std::string& line : kept) std::fprintf(csv_, "%s\n", line.c_str());
     } else {
       ok = 0;
@@ -127,11 +127,11 @@ PetscErrorCode RunLog::record(const StepReport& r) {
                         r.pressure_iterations, r.diffusion_iterations, r.remote_points,
                         r.wall_seconds));
   if (csv_) {
-    std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f\n",
+    std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f\n",
                  static_cast<long long>(r.step), r.time, r.dt, r.cfl, r.max_velocity,
                  r.max_divergence, static_cast<long long>(r.pressure_iterations),
                  static_cast<long long>(r.diffusion_iterations),
-                 static_cast<long long>(r.remote_points), r.wall_seconds);
+                 static_cast<long long>(r.remote_points), r.wall_seconds, r.insitu_seconds);
     std::fflush(csv_);
   }
   PetscFunctionReturn(0);

@@ -22,11 +22,13 @@ struct StepReport {
   PetscInt pressure_iterations = 0;
   PetscInt diffusion_iterations = 0;
   PetscInt remote_points = 0;   // departure points answered by another rank
-  double wall_seconds = 0.0;
+  double wall_seconds = 0.0;    // the step itself
+  double insitu_seconds = 0.0;  // in-situ analysis (Catalyst) after it, 0 when none was due
 };
 
-/// The timed stages of a step, in DESIGN.md order, plus output.
-enum class Stage { Forces, Advect, Diffuse, Project, Output, Count };
+/// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
+/// analysis (Catalyst).
+enum class Stage { Forces, Advect, Diffuse, Project, Output, InSitu, Count };
 const char* stage_name(Stage stage);
 
 /// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
@@ -376,6 +377,8 @@ private:
   CheckpointConfig parse_checkpoint(const std::optional<Field>& field,
                                     const OutputConfig& output) const;
   DebugConfig parse_debug(const std::optional<Field>& field) const;
+  CatalystConfig parse_catalyst(const std::optional<Field>& field, const OutputConfig& output,
+                                const GridConfig& grid) const;
 
   std::string source_;
 
@@ -458,7 +461,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   const MapReader top(*this, root, false);
   top.allow_only({"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection", "forces",
                   "obstacles", "time", "pressure", "diffusion", "output", "checkpoint", "debug",
-                  "petsc_options"});
+                  "catalyst", "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -492,6 +495,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));
+  job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   return job;
 }
@@ -1185,6 +1189,63 @@ DebugConfig JobParser::parse_debug(const std::optional<Field>& field) const {
   map.allow_only({"dump_on_failure"});
   if (auto dump = map.find("dump_on_failure")) debug.dump_on_failure = read_bool(*dump);
   return debug;
+}
+
+CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
+                                         const OutputConfig& output,
+                                         const GridConfig& grid) const {
+  CatalystConfig catalyst;
+  catalyst.directory = output.directory + "/catalyst";
+  if (!field) return catalyst;
+  const MapReader map(*this, *field, true);
+  map.allow_only({"directory", "scripts"});
+  if (auto directory = map.find("directory")) {
+    catalyst.directory = read_string(*directory);
+    if (catalyst.directory.empty()) fail(*directory, "must not be empty");
+  }
+  // Scripts are named relative to the job file, so a job and its scripts move together and the
+  // job runs from any working directory.
+  const std::string job_directory =
+      source_.find('/') == std::string::npos ? "." : source_.substr(0, source_.rfind('/'));
+  for (const Field& item : list_items(map.find("scripts"), "scripts")) {
+    const MapReader entry(*this, item, false);
+    entry.allow_only({"script", "every_steps", "every_time", "args"});
+    CatalystScript script;
+    const Field path = entry.require("script");
+    script.path = read_string(path);
+    script.line = path.line;
+    if (script.path.empty()) fail(path, "must not be empty");
+    if (script.path[0] != '/') script.path = job_directory + "/" + script.path;
+    // Checked here (every rank reads the same file system entry) so that a typo stops the run
+    // before anything is set up, with the job line that names the script.
+    // (A script may also be a directory or .zip holding a Python package, as ParaView allows.)
+    std::error_code code;
+    const bool readable = std::filesystem::is_directory(script.path, code) ||
+                          static_cast<bool>(std::ifstream(script.path));
+    if (!readable) fail(path, "cannot read Catalyst script '" + script.path + "'");
+    const auto steps = entry.find("every_steps");
+    const auto time = entry.find("every_time");
+    if (steps && time) fail(*time, "give either every_steps or every_time, not both");
+    if (steps) {
+      const long long n = read_integer(*steps, "expected a positive integer");
+      if (n < 1 || n > std::numeric_limits<PetscInt>::max()) {
+        fail(*steps, "expected a positive integer, " + describe(steps->node));
+      }
+      script.every_steps = static_cast<PetscInt>(n);
+    }
+    if (time) script.every_time = read_positive(*time);
+    for (const Field& arg : list_items(entry.find("args"), "strings")) {
+      script.args.push_back(read_string(arg));
+    }
+    catalyst.scripts.push_back(std::move(script));
+  }
+  // The adaptor hands ParaView one ghost layer of cell-centred velocity; its upper ghost cell
+  // averages a face one layer further out.
+  if (!catalyst.scripts.empty() && grid.halo < 2) {
+    fail(field->line, field->path, "Catalyst output needs grid.halo >= 2, but grid.halo is " +
+                                       std::to_string(grid.halo));
+  }
+  return catalyst;
 }
 
 /// Reads a whole file. On failure returns false and puts the reason in `error`.

@@ -198,6 +198,23 @@ struct CheckpointConfig {
   int keep = 2;                     // newest checkpoints kept, >= 1
 };
 
+/// One ParaView Catalyst pipeline script and when it runs. It runs on the initial state and
+/// then after every `every_steps`-th step, or (every_time > 0) after the first step that reaches
+/// each multiple of `every_time`; the script's own triggers may thin that further.
+struct CatalystScript {
+  std::string path;               // as resolved: relative to the job file's directory
+  int line = 0;                   // the job line naming it, for messages
+  PetscInt every_steps = 1;       // >= 1
+  double every_time = 0.0;        // > 0 replaces every_steps
+  std::vector<std::string> args;  // given to the script as stablefluids_catalyst.args
+};
+
+/// In-situ visualisation with ParaView Catalyst (io/catalyst_adaptor.hpp).
+struct CatalystConfig {
+  std::string directory;  // extracts (images, data); default <output.directory>/catalyst
+  std::vector<CatalystScript> scripts;
+};
+
 /// What to do when the state goes bad (NaN/Inf in a field, a solve that fails).
 struct DebugConfig {
   bool dump_on_failure = false;  // write the failing state to <name>_failed_<step>.h5
@@ -236,6 +253,7 @@ struct JobConfig {
   OutputConfig output;
   CheckpointConfig checkpoint;
   DebugConfig debug;
+  CatalystConfig catalyst;
   std::string petsc_options;  // extra PETSc options from the job; the command line wins
 };
 

@@ -54,6 +54,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                           path.c_str(), step_, time_));
   }
   PetscCall(log_.open(grid_, job.output.directory, job.name, restarted_ ? step_ : -1));
+  PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
   // Per step: the velocity is exchanged before the forces, before advection, and twice in the
   // projection (its right-hand side and its divergence check); every scalar before the forces
   // and before advection; the vorticity magnitude once when confinement is on.
@@ -168,6 +169,25 @@ PetscErrorCode Simulation::write_frame() {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Simulation::run_in_situ(double* seconds) {
+  PetscFunctionBeginUser;
+  *seconds = 0.0;
+  if (!in_situ_ || !in_situ_->due(step_, time_)) PetscFunctionReturn(0);
+  const double start = MPI_Wtime();
+  PetscCall(timers_.begin(Stage::InSitu));
+  PetscCall(fill_all_ghosts());
+  InSituState state;
+  state.velocity = &velocity_;
+  state.scalars = &scalars_;
+  state.pressure = projection_->pressure();
+  state.step = step_;
+  state.time = time_;
+  PetscCall(in_situ_->execute(state));
+  PetscCall(timers_.end(Stage::InSitu));
+  *seconds = MPI_Wtime() - start;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode Simulation::check_state() {
   PetscFunctionBeginUser;
   std::vector<const Field*> fields = {&velocity_};
@@ -236,6 +256,8 @@ PetscErrorCode Simulation::run(int* interrupted) {
   if (!restarted_) {
     if (job_->output.initial_frame) PetscCall(write_frame());
     frame_ = 1;
+    double seconds;
+    PetscCall(run_in_situ(&seconds));
   }
   const double end = job_->time.end;
   double h = grid_.spacing(0);
@@ -260,6 +282,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(check_state());
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
+    PetscCall(run_in_situ(&report.insitu_seconds));
     PetscCall(log_.record(report));
     // k * interval is computed, not accumulated, but still rounds (6 * 0.1 > 0.6): an output
     // time within a billionth of the interval counts as reached.
@@ -279,6 +302,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
                               " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
                               signal_name(signal), step_, time_, job_->source.c_str()));
         if (interrupted) *interrupted = signal;
+        if (in_situ_) PetscCall(in_situ_->finalize());
         PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
         PetscFunctionReturn(0);
       }
@@ -288,6 +312,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     std::string path;
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
+  if (in_situ_) PetscCall(in_situ_->finalize());
   PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
   PetscCall(PetscPrintf(grid_.comm(), "stablefluids: reached t = %g after %" PetscInt_FMT
                                       " steps; %d frames, index %s\n",

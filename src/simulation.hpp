@@ -14,6 +14,7 @@
 #include "forces.hpp"
 #include "grid.hpp"
 #include "hdf5_writer.hpp"
+#include "in_situ.hpp"
 #include "obstacles.hpp"
 #include "projection.hpp"
 #include "run_log.hpp"
@@ -53,6 +54,9 @@ private:
   double next_output_time() const;
   PetscErrorCode fill_all_ghosts();
   PetscErrorCode write_frame();
+  /// Hands the state to the in-situ analysis if any of it is due now; `seconds` is the time it
+  /// took (0 when nothing was due). Collective.
+  PetscErrorCode run_in_situ(double* seconds);
   /// Stops the run with a message naming the field, step and cell if any value is NaN or Inf,
   /// after writing the failing state to a debug file if the job asks for it. Collective.
   PetscErrorCode check_state();
@@ -79,6 +83,8 @@ private:
   double next_checkpoint_time_ = 0.0;  // simulated time of the next time-based checkpoint
   double last_checkpoint_wall_ = 0.0;  // MPI_Wtime of the last checkpoint (rank 0's clock)
   PetscInt last_checkpoint_step_ = -1;
+  // Last: ParaView lets go of the fields and the communicator before anything else goes.
+  std::unique_ptr<InSitu> in_situ_;
 };
 
 }  // namespace sf

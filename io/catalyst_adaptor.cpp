@@ -1,0 +1,547 @@
+// ParaView Catalyst adaptor; what each rank hands over is described in catalyst_adaptor.hpp.
+#include <vtkPython.h>  // first, as Python.h asks: it sets feature macros for system headers
+
+#include "catalyst_adaptor.hpp"
+
+#include <vtkCPDataDescription.h>
+#include <vtkCPInputDataDescription.h>
+#include <vtkCPProcessor.h>
+#include <vtkCPPythonPipeline.h>
+#include <vtkCPPythonScriptV2Helper.h>
+#include <vtkCellData.h>
+#include <vtkDataSetAttributes.h>
+#include <vtkDoubleArray.h>
+#include <vtkImageData.h>
+#include <vtkLogger.h>
+#include <vtkMPI.h>
+#include <vtkMPICommunicator.h>
+#include <vtkNew.h>
+#include <vtkObjectFactory.h>
+#include <vtkPythonInterpreter.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "hdf5_writer.hpp"
+#include "signals.hpp"
+
+namespace sf {
+
+namespace {
+
+// The channel name scripts use for the simulation's data: PVTrivialProducer(registrationName=
+// "input"), as in ParaView's legacy Catalyst examples.
+const char* const kChannel = "input";
+// The same data without the ghost layer, for data extracts (see Channel below).
+const char* const kOwnedChannel = "owned";
+
+// How long a rank whose script failed waits for the others to reach the agreement on it. A rank
+// can be stuck in a collective of the pipeline that failed elsewhere; rather than hang, the
+// failing rank then aborts the job (its message and traceback are already printed).
+const double kAgreementTimeoutSeconds = 60.0;
+
+/// Where in a script's life a Python error surfaced. The order is the order of the life.
+enum class ScriptStage { Import, Initialize, Request, Execute, Finalize, None };
+
+const char* failure_text(ScriptStage stage) {
+  switch (stage) {
+    case ScriptStage::Import:
+      return "raised an exception while it was imported (in its top-level code)";
+    case ScriptStage::Initialize:
+      return "raised an exception in catalyst_initialize()";
+    case ScriptStage::Request:
+      return "raised an exception in RequestDataDescription()";
+    case ScriptStage::Execute:
+      return "raised an exception in catalyst_execute() or in its extracts";
+    case ScriptStage::Finalize:
+      return "raised an exception in catalyst_finalize()";
+    case ScriptStage::None:
+      break;
+  }
+  return "did not fail";
+}
+
+/// Sets an attribute of a Python module to a str (decoded like a file name, so any bytes pass).
+bool set_text(PyObject* module, const char* name, const std::string& value) {
+  PyObject* text = PyUnicode_DecodeFSDefault(value.c_str());
+  if (!text) return false;
+  const int status = PyObject_SetAttrString(module, name, text);
+  Py_DECREF(text);
+  return status == 0;
+}
+
+/// One job script as a Catalyst pipeline. It drives ParaView's own helper for V2 scripts through
+/// the same life as vtkCPPythonScriptV2Pipeline (import on the first call that has data, then
+/// catalyst_initialize, then catalyst_execute per call), but runs only when the job's schedule
+/// says so, hands the script its arguments, and remembers a failure instead of printing it and
+/// carrying on.
+class ScriptPipeline : public vtkCPPythonPipeline {
+public:
+  static ScriptPipeline* New();
+  vtkTypeMacro(ScriptPipeline, vtkCPPythonPipeline);
+
+  bool load(const CatalystScript& script, const std::string& job_name,
+            const std::string& extracts_directory, const std::array<double, 6>& bounds) {
+    script_ = script;
+    job_name_ = job_name;
+    extracts_directory_ = extracts_directory;
+    bounds_ = bounds;
+    return helper_->PrepareFromScript(script.path);
+  }
+  void set_due(bool due) { due_ = due; }
+  ScriptStage failure() const { return failure_; }
+
+  int RequestDataDescription(vtkCPDataDescription* description) override {
+    if (!due_ || failure_ != ScriptStage::None) return 0;
+    // Every field is sent whatever a script asks for, so it is enough to ask for the mesh.
+    // Before the import (which needs data at hand) the script cannot be asked anything.
+    for (unsigned int i = 0; i < description->GetNumberOfInputDescriptions(); ++i) {
+      description->GetInputDescription(i)->AllFieldsOn();
+      description->GetInputDescription(i)->GenerateMeshOn();
+    }
+    if (helper_->IsImported() && !helper_->RequestDataDescription(description)) {
+      return fail(ScriptStage::Request);
+    }
+    return 1;
+  }
+
+  int CoProcess(vtkCPDataDescription* description) override {
+    if (!due_ || failure_ != ScriptStage::None) return 0;
+    if (!helper_->IsImported()) {
+      if (!publish_arguments() || !helper_->Import(description)) return fail(ScriptStage::Import);
+      if (!helper_->CatalystInitialize(description)) return fail(ScriptStage::Initialize);
+    }
+    if (!helper_->CatalystExecute(description)) return fail(ScriptStage::Execute);
+    return 1;
+  }
+
+  int Finalize() override {
+    if (helper_->IsImported() && failure_ == ScriptStage::None && !helper_->CatalystFinalize()) {
+      fail(ScriptStage::Finalize);
+    }
+    return Superclass::Finalize();
+  }
+
+protected:
+  ScriptPipeline() = default;
+  ~ScriptPipeline() override = default;
+
+private:
+  int fail(ScriptStage stage) {
+    failure_ = stage;
+    return 0;
+  }
+
+  /// The script's view of the job, read at import time: module stablefluids_catalyst with
+  /// args (the job's list for this script), script, job_name, extracts_directory and
+  /// domain_bounds (x0, x1, y0, y1, z0, z1 of the whole domain: in situ, ParaView's data
+  /// information describes this rank's piece only). Scripts fall back to defaults when the
+  /// module is missing (opened in the ParaView GUI).
+  bool publish_arguments() const {
+    vtkPythonScopeGilEnsurer gil;
+    PyObject* module = PyImport_AddModule("stablefluids_catalyst");  // borrowed
+    bool ok = module != nullptr;
+    if (ok) {
+      PyObject* args = PyList_New(0);
+      ok = args != nullptr;
+      for (const std::string& arg : script_.args) {
+        PyObject* text = ok ? PyUnicode_DecodeFSDefault(arg.c_str()) : nullptr;
+        ok = text != nullptr && PyList_Append(args, text) == 0;
+        Py_XDECREF(text);
+      }
+      ok = ok && PyObject_SetAttrString(module, "args", args) == 0;
+      Py_XDECREF(args);
+      PyObject* bounds = ok ? Py_BuildValue("(dddddd)", bounds_[0], bounds_[1], bounds_[2],
+                                            bounds_[3], bounds_[4], bounds_[5])
+                            : nullptr;
+      ok = bounds != nullptr && PyObject_SetAttrString(module, "domain_bounds", bounds) == 0;
+      Py_XDECREF(bounds);
+      ok = ok && set_text(module, "script", script_.path) &&
+           set_text(module, "job_name", job_name_) &&
+           set_text(module, "extracts_directory", extracts_directory_);
+    }
+    if (!ok && PyErr_Occurred()) PyErr_Print();
+    return ok;
+  }
+
+  vtkNew<vtkCPPythonScriptV2Helper> helper_;
+  CatalystScript script_;
+  std::string job_name_, extracts_directory_;
+  std::array<double, 6> bounds_{};
+  bool due_ = false;
+  ScriptStage failure_ = ScriptStage::None;
+};
+
+vtkStandardNewMacro(ScriptPipeline);
+
+/// Every rank learns the smallest failure code of any rank. A rank that failed itself waits at
+/// most kAgreementTimeoutSeconds for the others and then aborts the job, since a rank that did
+/// not fail may be waiting inside a collective of the failed pipeline and never get here.
+PetscErrorCode agree_on_failure(MPI_Comm comm, int local, int* global) {
+  PetscFunctionBeginUser;
+  MPI_Request request;
+  PetscCallMPI(MPI_Iallreduce(&local, global, 1, MPI_INT, MPI_MIN, comm, &request));
+  const double start = MPI_Wtime();
+  for (int done = 0;;) {
+    PetscCallMPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) break;
+    if (local != INT_MAX && MPI_Wtime() - start > kAgreementTimeoutSeconds) {
+      std::fprintf(stderr,
+                   "stablefluids: a Catalyst script failed on this rank and the other ranks did "
+                   "not reach the end of the Catalyst call within %.0f s; aborting the job\n",
+                   kAgreementTimeoutSeconds);
+      MPI_Abort(comm, 1);
+    }
+    const timespec pause = {0, 200000};  // 0.2 ms: the wait is short when nothing failed
+    nanosleep(&pause, nullptr);
+  }
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+/// One channel of data for the scripts: this rank's cells (plus, for "input", the ghost
+/// layer) as a vtkImageData whose arrays are allocated once and refilled on each output step.
+struct Channel {
+  const char* name = nullptr;
+  IndexBox box;                 // the cells of this rank's piece
+  bool shares_vectors = false;  // box == owned cells: VTK reads the global vectors in place
+  vtkSmartPointer<vtkImageData> image;
+  vtkSmartPointer<vtkDoubleArray> velocity, pressure;
+  std::vector<vtkSmartPointer<vtkDoubleArray>> scalars;
+  OwnedVec pressure_local;  // the pressure with its ghosts, when they are needed
+
+  PetscErrorCode lay_out(const Grid& grid, const SolidMask& solids,
+                         const std::vector<ScalarConfig>& scalar_configs, bool with_ghosts);
+  PetscErrorCode fill(const Grid& grid, const InSituState& state);
+  PetscErrorCode release(const InSituState& state);
+};
+
+struct CatalystAdaptor::Impl {
+  const Grid* grid = nullptr;
+  const JobConfig* job = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;  // kept alive here: Catalyst holds a pointer to it
+  vtkSmartPointer<vtkCPProcessor> processor;
+  vtkSmartPointer<vtkCPDataDescription> description;
+  std::vector<vtkSmartPointer<ScriptPipeline>> pipelines;
+  std::vector<double> next_time;  // per script with every_time: the next time it is due
+  // "input": with the ghost layer, for filters and rendering. "owned": exactly the rank's own
+  // cells, so that data extracts tile the domain (a reader that assembles pieces would
+  // otherwise also assemble their ghost marks and hide cells at the seams).
+  Channel input, owned;
+  int whole_extent[6] = {0, 0, 0, 0, 0, 0};
+  bool finalized = false;
+  PetscInt last_step = 0;  // of the last execute(), for a failure in catalyst_finalize()
+  double last_time = 0.0;
+
+  bool script_due(size_t s, PetscInt step, double time) const {
+    const CatalystScript& script = job->catalyst.scripts[s];
+    if (script.every_time > 0.0) return time >= next_time[s] - 1e-9 * script.every_time;
+    return step % script.every_steps == 0;
+  }
+  int first_failure() const {
+    for (size_t s = 0; s < pipelines.size(); ++s) {
+      const ScriptStage stage = pipelines[s]->failure();
+      if (stage != ScriptStage::None) return static_cast<int>(s) * 8 + static_cast<int>(stage);
+    }
+    return INT_MAX;
+  }
+  PetscErrorCode check_scripts(PetscInt step, double time);
+};
+
+CatalystAdaptor::CatalystAdaptor() : impl_(std::make_unique<Impl>()) {}
+
+CatalystAdaptor::~CatalystAdaptor() {
+  // ParaView must let go of its MPI communicator before PetscFinalize; finalize() is the
+  // collective way out, this is the last resort of an error path.
+  if (impl_->processor && !impl_->finalized) impl_->processor->Finalize();
+}
+
+PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
+                                const std::vector<ScalarConfig>& scalar_configs,
+                                bool with_ghosts) {
+  PetscFunctionBeginUser;
+  const IndexBox& owned = g.owned_cells();
+  box = owned;
+  for (int a = 0; a < g.dim() && with_ghosts; ++a) {
+    // One ghost layer towards each neighbour; none across the domain's faces, periodic ones
+    // included (a structured extent cannot wrap around).
+    if (owned.lo[a] > 0) --box.lo[a];
+    if (owned.hi[a] < g.cells(a)) ++box.hi[a];
+  }
+  shares_vectors = box.lo == owned.lo && box.hi == owned.hi;
+
+  image = vtkSmartPointer<vtkImageData>::New();
+  // Point extents: a block of cells [lo, hi) has points lo..hi. In 2D the image is one layer of
+  // points thick, so its cells are the grid's cells.
+  const int hi_z = g.dim() == 3 ? static_cast<int>(box.hi[2]) : 0;
+  image->SetExtent(static_cast<int>(box.lo[0]), static_cast<int>(box.hi[0]),
+                   static_cast<int>(box.lo[1]), static_cast<int>(box.hi[1]),
+                   static_cast<int>(box.lo[2]), hi_z);
+  image->SetOrigin(g.origin(0), g.origin(1), g.origin(2));
+  image->SetSpacing(g.spacing(0), g.spacing(1), g.dim() == 3 ? g.spacing(2) : 1.0);
+  const vtkIdType cells = static_cast<vtkIdType>(box.count());
+
+  velocity = vtkSmartPointer<vtkDoubleArray>::New();
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  velocity->SetNumberOfTuples(cells);
+  image->GetCellData()->AddArray(velocity);
+  image->GetCellData()->SetActiveVectors("velocity");
+  for (const ScalarConfig& config : scalar_configs) {
+    auto array = vtkSmartPointer<vtkDoubleArray>::New();
+    array->SetName(config.name.c_str());
+    if (!shares_vectors) array->SetNumberOfTuples(cells);
+    image->GetCellData()->AddArray(array);
+    scalars.push_back(array);
+  }
+  pressure = vtkSmartPointer<vtkDoubleArray>::New();
+  pressure->SetName("pressure");
+  if (!shares_vectors) {
+    pressure->SetNumberOfTuples(cells);
+    PetscCall(DMCreateLocalVector(g.cell_dm(), pressure_local.replace()));
+  }
+  image->GetCellData()->AddArray(pressure);
+
+  // The solid mask and the ghost marks never change: filled once here.
+  auto solid = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  solid->SetName("solid");
+  solid->SetNumberOfTuples(cells);
+  vtkIdType n = 0;
+  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+    solid->SetValue(n++, solids.cell(i, j, k));
+  });
+  image->GetCellData()->AddArray(solid);
+  if (!shares_vectors) {
+    auto ghost = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    ghost->SetName(vtkDataSetAttributes::GhostArrayName());
+    ghost->SetNumberOfTuples(cells);
+    n = 0;
+    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+      ghost->SetValue(n++, owned.contains(i, j, k) ? 0 : vtkDataSetAttributes::DUPLICATECELL);
+    });
+    image->GetCellData()->AddArray(ghost);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
+                                      const JobConfig& job) {
+  PetscFunctionBeginUser;
+  Impl& m = *impl_;
+  m.grid = &grid;
+  m.job = &job;
+  m.comm = grid.comm();
+  const CatalystConfig& config = job.catalyst;
+  PetscCall(make_directory(m.comm, config.directory));
+  // ParaView writes every extract under this directory (the scripts name files only).
+  setenv("PARAVIEW_OVERRIDE_EXTRACTS_OUTPUT_DIRECTORY", config.directory.c_str(), 1);
+  // Python must not install its own SIGINT handler: the solver's handler turns SIGINT into a
+  // checkpoint and a clean stop (signals.hpp). Later Initialize() calls by ParaView are no-ops.
+  vtkPythonInterpreter::Initialize(0);
+  install_signal_handlers();
+  // ParaView warns on every run about things that are expected here (the first data arrives
+  // twice at the same time while a script is imported). Errors are always shown; set
+  // STABLEFLUIDS_CATALYST_WARNINGS=1 to see the warnings too.
+  if (!std::getenv("STABLEFLUIDS_CATALYST_WARNINGS")) {
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
+  }
+
+  m.processor = vtkSmartPointer<vtkCPProcessor>::New();
+  vtkMPICommunicatorOpaqueComm communicator(&m.comm);
+  PetscCheck(m.processor->Initialize(communicator) != 0, m.comm, PETSC_ERR_LIB,
+             "ParaView Catalyst failed to initialise");
+  m.description = vtkSmartPointer<vtkCPDataDescription>::New();
+  m.description->AddInput(kChannel);
+  m.description->AddInput(kOwnedChannel);
+
+  std::array<double, 6> bounds{};
+  for (int a = 0; a < 3; ++a) {
+    bounds[2 * a] = grid.origin(a);
+    bounds[2 * a + 1] = a < grid.dim() ? grid.origin(a) + grid.length(a) : grid.origin(a);
+  }
+  int failed_script = INT_MAX;
+  for (size_t s = 0; s < config.scripts.size(); ++s) {
+    auto pipeline = vtkSmartPointer<ScriptPipeline>::New();
+    if (!pipeline->load(config.scripts[s], job.name, config.directory, bounds)) {
+      failed_script = std::min(failed_script, static_cast<int>(s));
+    }
+    m.processor->AddPipeline(pipeline);
+    m.pipelines.push_back(pipeline);
+    m.next_time.push_back(0.0);
+  }
+  int first_failed = INT_MAX;
+  PetscCallMPI(MPI_Allreduce(&failed_script, &first_failed, 1, MPI_INT, MPI_MIN, m.comm));
+  PetscCheck(first_failed == INT_MAX, m.comm, PETSC_ERR_FILE_READ,
+             "%s:%d: catalyst.scripts[%d]: ParaView could not load '%s' as a Catalyst script",
+             job.source.c_str(), config.scripts[first_failed].line, first_failed,
+             config.scripts[first_failed].path.c_str());
+  PetscCall(m.input.lay_out(grid, solids, job.scalars, true));
+  m.input.name = kChannel;
+  PetscCall(m.owned.lay_out(grid, solids, job.scalars, false));
+  m.owned.name = kOwnedChannel;
+  for (int a = 0; a < 3; ++a) {
+    m.whole_extent[2 * a] = 0;
+    m.whole_extent[2 * a + 1] = a < grid.dim() ? static_cast<int>(grid.cells(a)) : 0;
+  }
+  PetscCall(PetscPrintf(m.comm, "catalyst: %zu script(s), extracts in %s\n",
+                        config.scripts.size(), config.directory.c_str()));
+  PetscFunctionReturn(0);
+}
+
+void CatalystAdaptor::start_at(double time, bool restarted) {
+  Impl& m = *impl_;
+  for (size_t s = 0; s < m.next_time.size(); ++s) {
+    const double every = m.job->catalyst.scripts[s].every_time;
+    if (every <= 0.0) continue;
+    // A fresh run is due at once (the initial state); a restarted one at the next multiple.
+    m.next_time[s] = restarted ? (std::floor(time / every + 1e-9) + 1.0) * every : time;
+  }
+}
+
+bool CatalystAdaptor::due(PetscInt step, double time) const {
+  for (size_t s = 0; s < impl_->pipelines.size(); ++s)
+    if (impl_->script_due(s, step, time)) return true;
+  return false;
+}
+
+PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
+  PetscFunctionBeginUser;
+  // Velocity at cell centres: the mean of each cell's lower and upper face (the upper face of
+  // the upper ghost cell is the second halo layer, hence halo >= 2).
+  {
+    const PetscScalar* data;
+    ArrayView u;
+    PetscCall(VecGetArrayRead(state.velocity->local(), &data));
+    PetscCall(g.local_view(state.velocity->dm(), const_cast<PetscScalar*>(data), &u));
+    double* out = velocity->GetPointer(0);
+    const int dim = g.dim();
+    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+      for (int c = 0; c < 3; ++c) {
+        out[c] = c < dim ? 0.5 * (u(i, j, k, c) + u(i + (c == 0), j + (c == 1), k + (c == 2), c))
+                         : 0.0;
+      }
+      out += 3;
+    });
+    PetscCall(VecRestoreArrayRead(state.velocity->local(), &data));
+  }
+  velocity->Modified();
+
+  // Cell fields: with no ghost layer the block is exactly the owned cells, stored in the global
+  // vectors in VTK's order, so VTK reads them in place until release(); otherwise the
+  // block (owned cells plus one layer) is copied out of the wider ghosted local vectors.
+  const auto hand_over = [&](Vec global, Vec local, vtkDoubleArray* array) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    if (shares_vectors) {
+      const PetscScalar* data;
+      PetscCall(VecGetArrayRead(global, &data));
+      array->SetArray(const_cast<PetscScalar*>(data), static_cast<vtkIdType>(box.count()), 1);
+    } else {
+      const PetscScalar* data;
+      ArrayView view;
+      PetscCall(VecGetArrayRead(local, &data));
+      PetscCall(g.local_view(g.cell_dm(), const_cast<PetscScalar*>(data), &view));
+      double* out = array->GetPointer(0);
+      for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { *out++ = view(i, j, k); });
+      PetscCall(VecRestoreArrayRead(local, &data));
+    }
+    array->Modified();
+    PetscFunctionReturn(0);
+  };
+  for (size_t s = 0; s < scalars.size(); ++s) {
+    const Field& field = (*state.scalars)[s];
+    PetscCall(hand_over(field.global(), field.local(), scalars[s]));
+  }
+  if (!shares_vectors) {
+    PetscCall(DMGlobalToLocalBegin(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
+    PetscCall(DMGlobalToLocalEnd(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
+  }
+  PetscCall(hand_over(state.pressure, pressure_local, pressure));
+  image->Modified();
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Channel::release(const InSituState& state) {
+  PetscFunctionBeginUser;
+  if (!shares_vectors) PetscFunctionReturn(0);
+  for (size_t s = 0; s < scalars.size(); ++s) {
+    const PetscScalar* data = scalars[s]->GetPointer(0);
+    PetscCall(VecRestoreArrayRead((*state.scalars)[s].global(), &data));
+  }
+  const PetscScalar* data = pressure->GetPointer(0);
+  PetscCall(VecRestoreArrayRead(state.pressure, &data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CatalystAdaptor::Impl::check_scripts(PetscInt step, double time) {
+  PetscFunctionBeginUser;
+  int failure = INT_MAX;
+  PetscCall(agree_on_failure(comm, first_failure(), &failure));
+  if (failure == INT_MAX) PetscFunctionReturn(0);
+  const int s = failure / 8;
+  const CatalystScript& script = job->catalyst.scripts[s];
+  SETERRQ(comm, PETSC_ERR_LIB,
+          "Catalyst script %s (%s:%d) %s at step %" PetscInt_FMT " (t = %g); the Python "
+          "traceback is printed above. The run stops here; frames and checkpoints written so "
+          "far are intact.",
+          script.path.c_str(), job->source.c_str(), script.line,
+          failure_text(static_cast<ScriptStage>(failure % 8)), step, time);
+}
+
+PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
+  PetscFunctionBeginUser;
+  Impl& m = *impl_;
+  for (size_t s = 0; s < m.pipelines.size(); ++s)
+    m.pipelines[s]->set_due(m.script_due(s, state.step, state.time));
+  m.description->ResetAll();
+  m.description->SetTimeData(state.time, static_cast<vtkIdType>(state.step));
+  if (m.processor->RequestDataDescription(m.description) != 0 &&
+      m.first_failure() == INT_MAX) {
+    for (Channel* channel : {&m.input, &m.owned}) {
+      vtkCPInputDataDescription* input = m.description->GetInputDescriptionByName(channel->name);
+      if (!input->GetIfGridIsNecessary()) continue;
+      PetscCall(channel->fill(*m.grid, state));
+      input->SetGrid(channel->image);
+      input->SetWholeExtent(m.whole_extent);
+    }
+    m.processor->CoProcess(m.description);
+    for (Channel* channel : {&m.input, &m.owned}) {
+      vtkCPInputDataDescription* input = m.description->GetInputDescriptionByName(channel->name);
+      if (!input->GetGrid()) continue;
+      input->SetGrid(nullptr);
+      PetscCall(channel->release(state));
+    }
+  }
+  m.last_step = state.step;
+  m.last_time = state.time;
+  PetscCall(m.check_scripts(state.step, state.time));
+  for (size_t s = 0; s < m.pipelines.size(); ++s) {
+    const double every = m.job->catalyst.scripts[s].every_time;
+    if (every > 0.0 && m.script_due(s, state.step, state.time)) {
+      m.next_time[s] = (std::floor(state.time / every + 1e-9) + 1.0) * every;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CatalystAdaptor::finalize() {
+  PetscFunctionBeginUser;
+  Impl& m = *impl_;
+  if (m.finalized) PetscFunctionReturn(0);
+  m.finalized = true;
+  for (auto& pipeline : m.pipelines) pipeline->set_due(false);
+  m.processor->Finalize();
+  PetscCall(m.check_scripts(m.last_step, m.last_time));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf

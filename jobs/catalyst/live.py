@@ -1,0 +1,33 @@
+# script-version: 2.0
+# Catalyst Live: lets a ParaView GUI connect to the running job and look at its data while it
+# runs (Catalyst > Connect in the GUI, then pick the data to extract in the Pipeline Browser).
+# With no GUI connected each run of the script costs one refused connection attempt; the job
+# never waits for a GUI and carries on if the GUI goes away.
+#
+# Job arguments (catalyst.scripts[].args):
+#   --url HOST:PORT     where the GUI listens (default localhost:22222, the GUI's default port)
+# To hold the job at a step, use Catalyst > Pause Simulation in the GUI once connected.
+from paraview.simple import *
+from paraview import catalyst
+import argparse
+
+try:
+    from stablefluids_catalyst import args as job_args  # set by stablefluids for this script
+except ImportError:                                     # opened in the GUI
+    job_args = []
+parser = argparse.ArgumentParser(prog="live.py")
+parser.add_argument("--url", default="localhost:22222")
+settings, _ = parser.parse_known_args(job_args)
+
+# Both channels are offered to the GUI: "input" (with ghost cells) and "owned".
+input = PVTrivialProducer(registrationName="input")
+owned = PVTrivialProducer(registrationName="owned")
+
+options = catalyst.Options()
+options.GlobalTrigger = "TimeStep"
+options.GlobalTrigger.Frequency = 1
+options.EnableCatalystLive = 1
+options.CatalystLiveURL = settings.url
+options.CatalystLiveTrigger = "TimeStep"
+options.CatalystLiveTrigger.Frequency = 1
+

@@ -1,0 +1,107 @@
+# script-version: 2.0
+# Catalyst pipeline: a PNG image of one field on a slice through the middle of the domain,
+#   <catalyst.directory>/<prefix>_<step>.png
+# coloured with a fixed range (so that frames of a sequence compare), obstacles drawn in grey.
+# In 2D the whole plane is shown.
+#
+# Job arguments (catalyst.scripts[].args), all optional:
+#   --field NAME        cell array to colour by (default: density)
+#   --normal x|y|z      slice normal (default: z, so with y up the view is from the front)
+#   --range LOW HIGH    colour range (default: 0 1)
+#   --size W H          image size in pixels (default: 800 800)
+#   --prefix NAME       file name prefix (default: slice_<field>)
+# Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
+from paraview.simple import *
+from paraview import catalyst
+import argparse
+
+try:  # set by stablefluids for this script
+    from stablefluids_catalyst import args as job_args, domain_bounds
+except ImportError:  # opened in the GUI
+    job_args, domain_bounds = [], None
+parser = argparse.ArgumentParser(prog="slice_png.py")
+parser.add_argument("--field", default="density")
+parser.add_argument("--normal", choices=["x", "y", "z"], default="z")
+parser.add_argument("--range", nargs=2, type=float, default=[0.0, 1.0])
+parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
+parser.add_argument("--prefix", default=None)
+settings, _ = parser.parse_known_args(job_args)
+axis = "xyz".index(settings.normal)
+
+# The simulation's data: one block per rank with a ghost layer, so the slice is seamless.
+input = PVTrivialProducer(registrationName="input")
+# In situ, the data information describes this rank's piece only; the solver gives the domain.
+bounds = domain_bounds or input.GetDataInformation().GetBounds()
+centre = [0.5 * (bounds[2 * a] + bounds[2 * a + 1]) for a in range(3)]
+flat = bounds[5] - bounds[4] <= 0.0  # a 2D job: its plane is the slice
+
+view = CreateView("RenderView")
+view.ViewSize = settings.size
+view.Background = [1.0, 1.0, 1.0]
+view.UseColorPaletteForBackground = 0
+view.OrientationAxesVisibility = 0
+
+if flat:
+    plane = input
+    axis = 2
+else:
+    plane = Slice(registrationName="slice", Input=input)
+    plane.SliceType = "Plane"
+    plane.SliceType.Origin = centre
+    plane.SliceType.Normal = [1.0 if a == axis else 0.0 for a in range(3)]
+    plane.Triangulatetheslice = 0
+
+display = Show(plane, view)
+display.Representation = "Surface"
+ColorBy(display, ("CELLS", settings.field))
+lut = GetColorTransferFunction(settings.field)
+lut.ApplyPreset("Inferno (matplotlib)", True)
+lut.AutomaticRescaleRangeMode = "Never"
+lut.RescaleTransferFunction(settings.range[0], settings.range[1])
+display.SetScalarBarVisibility(view, True)
+bar = GetScalarBar(lut, view)
+bar.Title = settings.field
+bar.ComponentTitle = ""
+bar.TitleColor = [0.0, 0.0, 0.0]
+bar.LabelColor = [0.0, 0.0, 0.0]
+bar.Orientation = "Horizontal"
+bar.WindowLocation = "Lower Center"
+
+# Obstacles in grey: the cells whose solid flag is set, on the same plane.
+solid = Threshold(registrationName="obstacles", Input=plane)
+solid.Scalars = ["CELLS", "solid"]
+solid.LowerThreshold = 0.5
+solid.UpperThreshold = 255.0
+solid_display = Show(solid, view)
+solid_display.ColorArrayName = ["CELLS", ""]
+solid_display.AmbientColor = solid_display.DiffuseColor = [0.6, 0.6, 0.6]
+
+# Look at the plane from the positive side of its normal, the plane filling the image but for
+# a margin at the bottom for the colour bar.
+up_axis = 1 if axis != 1 else 2
+across_axis = 3 - axis - up_axis
+height = bounds[2 * up_axis + 1] - bounds[2 * up_axis]
+width = bounds[2 * across_axis + 1] - bounds[2 * across_axis]
+aspect = settings.size[0] / settings.size[1]
+scale = 0.5 * max(height, width / aspect) * 1.2
+focus = list(centre)
+focus[up_axis] -= 0.12 * scale
+view.CameraFocalPoint = focus
+view.CameraPosition = [focus[a] + (10.0 * max(width, height) if a == axis else 0.0) for a in range(3)]
+view.CameraViewUp = [1.0 if a == up_axis else 0.0 for a in range(3)]
+view.CameraParallelProjection = 1
+view.CameraParallelScale = scale
+
+image = CreateExtractor("PNG", view, registrationName="image")
+image.Trigger = "TimeStep"           # when the solver runs this script (its every_steps/time)
+image.Trigger.Frequency = 1
+image.Writer.FileName = (settings.prefix or "slice_" + settings.field) + "_{timestep:06d}.png"
+image.Writer.ImageResolution = settings.size
+
+options = catalyst.Options()
+options.GlobalTrigger = "TimeStep"
+options.GlobalTrigger.Frequency = 1
+
+if __name__ == "__main__":
+    from paraview.simple import SaveExtractsUsingCatalystOptions
+    SaveExtractsUsingCatalystOptions(options)
