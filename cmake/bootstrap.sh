@@ -19,7 +19,7 @@ sf_packages=(
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev
   libgtest-dev libgmock-dev
-  python3-yaml python3-matplotlib python3-numpy
+  python3-yaml python3-matplotlib python3-numpy python3-h5py
   # ParaView Catalyst (in-situ images, extracts, Live). python3-paraview is only "recommended"
   # by paraview but the Catalyst scripts need it; the -dev packages are what ParaView's CMake
   # configuration asks for; Xvfb gives rendering scripts a display on headless nodes.

@@ -489,12 +489,16 @@ PetscErrorCode CatalystAdaptor::Impl::check_scripts(PetscInt step, double time) 
   if (failure == INT_MAX) PetscFunctionReturn(0);
   const int s = failure / 8;
   const CatalystScript& script = job->catalyst.scripts[s];
-  SETERRQ(comm, PETSC_ERR_LIB,
-          "Catalyst script %s (%s:%d) %s at step %" PetscInt_FMT " (t = %g); the Python "
-          "traceback is printed above. The run stops here; frames and checkpoints written so "
-          "far are intact.",
-          script.path.c_str(), job->source.c_str(), script.line,
-          failure_text(static_cast<ScriptStage>(failure % 8)), step, time);
+  // Printed here once and returned as a plain error code rather than raised with SETERRQ on the
+  // communicator: PETSc's handler lets only rank 0 return from a collective error (the others
+  // sleep and exit with status 0), and every rank must stop with a failure status.
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                         "stablefluids: error: Catalyst script %s (%s:%d) %s at step %" PetscInt_FMT
+                         " (t = %g); the Python traceback is printed above. The run stops here; "
+                         "frames and checkpoints written so far are intact.\n",
+                         script.path.c_str(), job->source.c_str(), script.line,
+                         failure_text(static_cast<ScriptStage>(failure % 8)), step, time));
+  PetscFunctionReturn(PETSC_ERR_LIB);
 }
 
 PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {

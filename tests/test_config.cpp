@@ -1,6 +1,7 @@
 // Tests for the job file parser (src/config.hpp). parse_job is exercised with in-memory text, so
 // most tests are independent of MPI; the load_job tests are collective on MPI_COMM_WORLD and check
 // that every rank reaches the same verdict, at any rank count.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -654,7 +655,7 @@ TEST(ConfigError, UnknownTopLevelKey) {
   expect_error(kHead + "gird: {}\n",
                {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
                 "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
-                "checkpoint, debug, petsc_options)"});
+                "checkpoint, debug, catalyst, petsc_options)"});
 }
 
 TEST(ConfigError, UnknownNestedKey) {
@@ -1416,7 +1417,8 @@ TEST(JobFiles, EveryExampleJobParses) {
     const auto text = slurp(jobs / name);
     ASSERT_TRUE(text.has_value()) << "cannot read " << (jobs / name);
     try {
-      const JobConfig job = sf::parse_job(*text, "jobs/" + name);
+      // Named by its full path, as jobs/run names it: scripts are found beside the job.
+      const JobConfig job = sf::parse_job(*text, (jobs / name).string());
       EXPECT_EQ(job.name, std::filesystem::path(name).stem().string())
           << "an example job's run name should match its file name";
     } catch (const JobError& e) {
@@ -1505,5 +1507,60 @@ TEST(ConfigError, CellsPerRankBeyondTheIndexRangeOnManyRanks) {
                                              "cells per rank on 8 ranks"),
               std::string::npos)
         << error.what();
+  }
+}
+
+// The catalyst section: defaults, paths relative to the job file, schedules, and its errors.
+TEST(ConfigCatalyst, ScriptsResolveBesideTheJobAndKeepTheirSchedules) {
+  const std::filesystem::path jobs = std::filesystem::path(STABLEFLUIDS_SOURCE_DIR) / "jobs";
+  const std::string source = (jobs / "some_job.yaml").string();
+  const JobConfig job = sf::parse_job(
+      "grid: {cells: [8, 8, 8]}\ntime: {dt: 0.1, end: 1}\noutput: {directory: out}\n"
+      "catalyst:\n  scripts:\n"
+      "    - {script: catalyst/slice_png.py, every_time: 0.25, args: [--field, density]}\n"
+      "    - script: catalyst/extract_pvti.py\n",
+      source);
+  EXPECT_EQ(job.catalyst.directory, "out/catalyst");
+  ASSERT_EQ(job.catalyst.scripts.size(), 2u);
+  EXPECT_EQ(job.catalyst.scripts[0].path, (jobs / "catalyst/slice_png.py").string());
+  EXPECT_EQ(job.catalyst.scripts[0].every_time, 0.25);
+  EXPECT_EQ(job.catalyst.scripts[0].args, (std::vector<std::string>{"--field", "density"}));
+  EXPECT_EQ(job.catalyst.scripts[0].line, 6);
+  EXPECT_EQ(job.catalyst.scripts[1].every_steps, 1);
+  EXPECT_EQ(job.catalyst.scripts[1].every_time, 0.0);
+}
+
+TEST(ConfigCatalyst, ErrorsNameTheKeyAndLine) {
+  const std::string source = std::string(STABLEFLUIDS_SOURCE_DIR) + "/jobs/job.yaml";
+  const std::string head = "grid: {cells: [8, 8, 8]}\ntime: {dt: 0.1, end: 1}\ncatalyst:\n";
+  const auto message = [&](const std::string& tail) -> std::string {
+    try {
+      sf::parse_job(head + tail, source);
+    } catch (const JobError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/nope.py}\n"),
+              ::testing::HasSubstr("job.yaml:5: catalyst.scripts[0].script: cannot read Catalyst "
+                                   "script"));
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, every_steps: 2, "
+                      "every_time: 1}\n"),
+              ::testing::HasSubstr("give either every_steps or every_time, not both"));
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, every_steps: 0}\n"),
+              ::testing::HasSubstr("every_steps: expected a positive integer"));
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, args: [[1]]}\n"),
+              ::testing::HasSubstr("args[0]: expected a string"));
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, how_often: 2}\n"),
+              ::testing::HasSubstr("how_often: unknown key"));
+  EXPECT_EQ(message("  scripts:\n    - {script: catalyst/live.py}\n"), "(accepted)");
+  try {
+    sf::parse_job("grid: {cells: [8, 8, 8], halo: 1}\ntime: {dt: 0.1, end: 1}\n"
+                  "catalyst:\n  scripts:\n    - {script: catalyst/live.py}\n",
+                  source);
+    ADD_FAILURE() << "a halo of 1 was accepted with Catalyst scripts";
+  } catch (const JobError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("job.yaml:4: catalyst: Catalyst output needs "
+                                               "grid.halo >= 2"));
   }
 }
