@@ -416,24 +416,9 @@ bool CatalystAdaptor::due(PetscInt step, double time) const {
 
 PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
   PetscFunctionBeginUser;
-  // Velocity at cell centres: the mean of each cell's lower and upper face (the upper face of
-  // the upper ghost cell is the second halo layer, hence halo >= 2).
-  {
-    const PetscScalar* data;
-    ArrayView u;
-    PetscCall(VecGetArrayRead(state.velocity->local(), &data));
-    PetscCall(g.local_view(state.velocity->dm(), const_cast<PetscScalar*>(data), &u));
-    double* out = velocity->GetPointer(0);
-    const int dim = g.dim();
-    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
-      for (int c = 0; c < 3; ++c) {
-        out[c] = c < dim ? 0.5 * (u(i, j, k, c) + u(i + (c == 0), j + (c == 1), k + (c == 2), c))
-                         : 0.0;
-      }
-      out += 3;
-    });
-    PetscCall(VecRestoreArrayRead(state.velocity->local(), &data));
-  }
+  // Velocity at cell centres (the upper face of the upper ghost cell is the second halo layer,
+  // hence halo >= 2).
+  PetscCall(centre_velocity(*state.velocity, box, velocity->GetPointer(0)));
   velocity->Modified();
 
   // Cell fields: with no ghost layer the block is exactly the owned cells, stored in the global
@@ -542,7 +527,6 @@ PetscErrorCode CatalystAdaptor::finalize() {
   Impl& m = *impl_;
   if (m.finalized) PetscFunctionReturn(0);
   m.finalized = true;
-  for (auto& pipeline : m.pipelines) pipeline->set_due(false);
   m.processor->Finalize();
   PetscCall(m.check_scripts(m.last_step, m.last_time));
   PetscFunctionReturn(0);

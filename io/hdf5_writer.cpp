@@ -96,24 +96,9 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   const IndexBox& owned = grid.owned_cells();
   const std::array<PetscInt, 3> cells = {grid.cells(0), grid.cells(1), grid.cells(2)};
 
-  // Velocity at cell centres: the mean of each cell's lower and upper face, read from the local
-  // vector so that the upper face of a rank's last cell comes from the halo.
-  std::vector<double> centred(static_cast<size_t>(owned.count()) * 3, 0.0);
-  {
-    const PetscScalar* data;
-    ArrayView u;
-    PetscCall(VecGetArrayRead(velocity.local(), &data));
-    PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
-    size_t n = 0;
-    for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
-      for (PetscInt j = owned.lo[1]; j < owned.hi[1]; ++j)
-        for (PetscInt i = owned.lo[0]; i < owned.hi[0]; ++i, n += 3)
-          for (int c = 0; c < dim; ++c) {
-            const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
-            centred[n + c] = 0.5 * (u(i, j, k, c) + u(up[0], up[1], up[2], c));
-          }
-    PetscCall(VecRestoreArrayRead(velocity.local(), &data));
-  }
+  // Velocity at cell centres; the upper face of a rank's last cell comes from the halo.
+  std::vector<double> centred(static_cast<size_t>(owned.count()) * 3);
+  PetscCall(centre_velocity(velocity, owned, centred.data()));
 
   // Centred velocity, the cell fields and the raw faces, plus room for HDF5's metadata.
   const double bytes =

@@ -187,4 +187,23 @@ PetscErrorCode Field::fill_physical_ghosts() {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode centre_velocity(const Field& velocity, const IndexBox& box, double* out) {
+  PetscFunctionBeginUser;
+  const Grid& grid = velocity.grid();
+  const int dim = grid.dim();
+  const PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.local(), &data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+    for (int c = 0; c < 3; ++c) {
+      out[c] = c < dim ? 0.5 * (u(i, j, k, c) + u(i + (c == 0), j + (c == 1), k + (c == 2), c))
+                       : 0.0;
+    }
+    out += 3;
+  });
+  PetscCall(VecRestoreArrayRead(velocity.local(), &data));
+  PetscFunctionReturn(0);
+}
+
 }  // namespace sf

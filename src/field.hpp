@@ -80,4 +80,11 @@ private:
   OwnedVec local_;
 };
 
+/// The MAC velocity averaged to the centres of the cells of `box`: the mean of each cell's lower
+/// and upper face per component, written to `out` as 3 values per cell (0 for components beyond
+/// the grid's dimension), x fastest. Reads the local vector, whose ghosts must be fresh; the
+/// upper face of a cell at box.hi - 1 must lie within the halo. Frames and Catalyst both use
+/// this, so the values they show are the same bit for bit.
+PetscErrorCode centre_velocity(const Field& velocity, const IndexBox& box, double* out);
+
 }  // namespace sf
