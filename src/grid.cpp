@@ -4,7 +4,10 @@
 #include "grid.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
+
+#include "errors.hpp"
 
 namespace sf {
 
@@ -26,7 +29,28 @@ PetscErrorCode decompose(MPI_Comm comm, const DMBoundaryType bt[3], int dim,
                            cells[2], processes[0], processes[1], processes[2], 1, 1, nullptr,
                            nullptr, nullptr, layout.replace()));
   }
-  PetscCall(DMSetUp(layout));
+  // With more ranks than the grid can be split into, DMSetUp refuses ("Partition in x direction
+  // is too fine"). Its checks look at global sizes only, so every rank fails alike; the failure
+  // is still agreed before it is raised, and raised as the job's error (exit status 2) with the
+  // numbers a user needs.
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  const PetscErrorCode refused = DMSetUp(layout);
+  PetscCall(PetscPopErrorHandler());
+  char reason[256] = "";
+  if (refused) {
+    const char* specific = nullptr;
+    if (PetscErrorMessage(refused, nullptr, const_cast<char**>(&specific)) == 0 && specific)
+      std::snprintf(reason, sizeof reason, "%s", specific);
+  }
+  int failed = refused ? 1 : 0, any_failed = 0;
+  PetscCallMPI(MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
+  PetscMPIInt ranks = 1;
+  PetscCallMPI(MPI_Comm_size(comm, &ranks));
+  PetscCheck(!any_failed, comm, kErrorBadJob,
+             "a grid of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT
+             " cells cannot be divided among %d ranks (%s); use fewer ranks or more cells",
+             cells[0], cells[1], dim == 3 ? cells[2] : 1, ranks,
+             reason[0] ? reason : "PETSc's DMDA refused the layout");
   PetscInt counts[3] = {1, 1, 1};
   PetscCall(DMDAGetInfo(layout, nullptr, nullptr, nullptr, nullptr, &counts[0], &counts[1],
                         &counts[2], nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
@@ -93,7 +117,7 @@ PetscErrorCode Grid::setup(MPI_Comm comm, const GridConfig& config,
   static const char axis_name[3] = {'x', 'y', 'z'};
   for (int a = 0; a < dim_; ++a) {
     const PetscInt narrowest = *std::min_element(cell_ranges[a].begin(), cell_ranges[a].end());
-    PetscCheck(narrowest >= halo_, comm, PETSC_ERR_ARG_OUTOFRANGE,
+    PetscCheck(narrowest >= halo_, comm, kErrorBadJob,
                "halo %d is wider than the %" PetscInt_FMT " cells some rank owns along %c "
                "(%" PetscInt_FMT " cells over %d ranks); use fewer ranks along %c or a "
                "smaller halo",

@@ -16,7 +16,4 @@ int pending_signal();
 /// "SIGTERM", "SIGINT", "SIGUSR1" or "signal N".
 const char* signal_name(int signal);
 
-/// The exit status of a run stopped by a signal after writing its checkpoint.
-constexpr int kExitInterrupted = 3;
-
 }  // namespace sf

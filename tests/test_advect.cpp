@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "advect.hpp"
@@ -335,6 +336,35 @@ TEST(Advection, TranslationErrorFallsWithRefinementAndCompensationHelps) {
   const double maccormack = translation_error(64, AdvectionScheme::MacCormack, 100);
   EXPECT_LT(maccormack, 0.5 * small_steps)
       << "MacCormack " << maccormack << " vs semi-Lagrangian " << small_steps;
+}
+
+// A velocity that is not finite sends departure points nowhere, and no owner can answer them.
+// The run never gets here (the state is checked before advection), so this is the consistency
+// check of the exchange itself: the ranks agree on it in one reduction, and every rank returns
+// the same error, whichever rank holds the bad value; none is left waiting in a collective.
+TEST(Advection, LostDeparturePointsAreAnErrorOnEveryRank) {
+  JobConfig job = base_job(2);
+  job.scalars.push_back(scalar("dye", 1.0));
+  Flow flow;
+  flow.build(PETSC_COMM_WORLD, job);
+  const Grid& grid = flow.grid;
+  PetscScalar* data;
+  ArrayView u;
+  ASSERT_EQ(VecGetArray(flow.velocity.global(), &data), 0);
+  ASSERT_EQ(grid.global_view(flow.velocity.dm(), data, &u), 0);
+  const IndexBox box = grid.owned_faces(0);
+  // On the last rank only, so the others learn of it from the reduction.
+  if (test::comm_rank() == test::comm_size() - 1)
+    u(box.lo[0], box.lo[1], box.lo[2], 0) = std::numeric_limits<double>::infinity();
+  ASSERT_EQ(VecRestoreArray(flow.velocity.global(), &data), 0);
+  EXPECT_EQ(flow.velocity.fill_ghosts(), 0);
+  EXPECT_EQ(flow.scalars[0].fill_ghosts(), 0);
+  AdvectionStats stats;
+  PetscCallVoid(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  const PetscErrorCode code = flow.advection->advect(flow.velocity, flow.scalars, 0.01, &stats);
+  PetscCallVoid(PetscPopErrorHandler());
+  EXPECT_EQ(code, PETSC_ERR_PLIB);
+  EXPECT_EQ(test::global_sum(code == PETSC_ERR_PLIB ? 1 : 0), test::comm_size());
 }
 
 }  // namespace
