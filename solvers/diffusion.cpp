@@ -36,6 +36,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "health.hpp"
+
 namespace sf {
 
 namespace {
@@ -400,6 +402,8 @@ PetscErrorCode Diffusion::Impl::solve_component(Field& field, int component, dou
   PetscInt iterations = 0;
   PetscCall(KSPGetConvergedReason(location.ksp, &reason));
   PetscCall(KSPGetIterationNumber(location.ksp, &iterations));
+  if (reason == KSP_DIVERGED_NANORINF)
+    PetscCall(stop_non_finite_solve(g, "diffusion solve", field, nullptr));
   PetscCheck(reason > 0, g.comm(), PETSC_ERR_NOT_CONVERGED,
              "diffusion of '%s' (component %d) did not converge: %s after %" PetscInt_FMT
              " iterations (see -diffusion_ksp_monitor, -diffusion_ksp_max_it)",

@@ -36,6 +36,8 @@
 #include <string>
 #include <vector>
 
+#include "health.hpp"
+
 namespace sf {
 
 namespace {
@@ -487,6 +489,8 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
     PetscCall(KSPGetConvergedReason(s.ksp, &reason));
     PetscCall(KSPGetIterationNumber(s.ksp, &iterations));
     PetscCall(KSPGetResidualNorm(s.ksp, &residual));
+    if (reason == KSP_DIVERGED_NANORINF)
+      PetscCall(stop_non_finite_solve(grid, "pressure solve", velocity, s.pressure));
     // A pressure that did not converge leaves a divergent velocity behind, which the following
     // steps would advect as if it were physical; stopping is the honest outcome.
     PetscCheck(reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,

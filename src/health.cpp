@@ -164,6 +164,28 @@ PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>&
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const Field& input,
+                                     Vec solution) {
+  PetscFunctionBeginUser;
+  bool found = false;
+  BadValue bad;
+  PetscCall(find_bad_value(grid, {&input}, solution, &found, &bad));
+  if (found) {
+    if (solution && bad.field == "pressure") bad.field = "the solution of the " + std::string(solve);
+    SETERRQ(grid.comm(), PETSC_ERR_FP,
+            "%s (the %s stopped with DIVERGED_NANORINF). The run stops here; the newest "
+            "checkpoint is untouched.",
+            describe(bad, grid.dim()).c_str(), solve);
+  }
+  PetscReal largest = 0.0;
+  PetscCall(VecNorm(input.global(), NORM_INFINITY, &largest));
+  SETERRQ(grid.comm(), PETSC_ERR_FP,
+          "the %s produced NaN or Inf (DIVERGED_NANORINF) although %s is finite: its values are "
+          "too large for double precision (max |%s| = %g). The run stops here; the newest "
+          "checkpoint is untouched.",
+          solve, input.name().c_str(), input.name().c_str(), static_cast<double>(largest));
+}
+
 std::string describe(const BadValue& bad, int dim) {
   const char* kind = std::isnan(bad.value) ? "NaN" : bad.value < 0 ? "-Inf" : "Inf";
   std::string text = std::string(kind) + " in " + bad.field;

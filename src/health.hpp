@@ -45,6 +45,14 @@ struct BadValue {
 PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>& fields,
                               Vec pressure, bool* found, BadValue* bad);
 
+/// The NaN/Inf stop for a Krylov solve that ended with KSP_DIVERGED_NANORINF: raises, on every
+/// rank, PETSC_ERR_FP naming the first non-finite value of `input` (the field whose values made
+/// the right-hand side) or else of `solution` (a cell-layout vector, may be null), and if both
+/// are finite, says that the solve itself overflowed. `solve` names it ("pressure solve").
+/// Collective; always returns an error.
+PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const Field& input,
+                                     Vec solution);
+
 /// "NaN in density at cell (12, 40, 7) (x = 0.39, 1.27, 0.23)", or for a staggered component
 /// "Inf in velocity component 1 at face (3, 0, 5) (x = ...)" ("-Inf" for negative infinity);
 /// in 2D the index and the position have two entries. The one-line description used in the

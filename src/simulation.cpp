@@ -99,6 +99,10 @@ PetscErrorCode Simulation::step(double dt, StepReport* report) {
   PetscCall(fill_all_ghosts());
   PetscCall(forces_.apply(velocity_, scalars_, dt));
   PetscCall(timers_.end(Stage::Forces));
+  // A force or source large enough to overflow makes the velocity infinite here, and advection
+  // would then trace departure points to nowhere; stop with the field and the cell instead. One
+  // read of the state, small beside advection, which reads each value many times.
+  PetscCall(check_state("after the sources and forces of step", step_ + 1));
 
   PetscCall(timers_.begin(Stage::Advect));
   PetscCall(fill_all_ghosts());
@@ -188,7 +192,7 @@ PetscErrorCode Simulation::run_in_situ(double* seconds) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Simulation::check_state() {
+PetscErrorCode Simulation::check_state(const char* when, PetscInt step) {
   PetscFunctionBeginUser;
   std::vector<const Field*> fields = {&velocity_};
   for (const Field& s : scalars_) fields.push_back(&s);
@@ -201,15 +205,16 @@ PetscErrorCode Simulation::check_state() {
     // The failing state, in the frame layout, under a name no frame or checkpoint uses.
     OutputConfig debug = job_->output;
     FrameWriter writer;
-    PetscCall(writer.setup(grid_, debug, job_->name + "_failed_step" + std::to_string(step_)));
+    PetscCall(writer.setup(grid_, debug, job_->name + "_failed_step" + std::to_string(step)));
     PetscCall(velocity_.fill_ghosts());
     PetscCall(writer.write(velocity_, scalars_, projection_->pressure(), step_, time_));
     dump = " The failing state is in " + writer.frame_path(0) + ".";
   }
+  // find_bad_value is collective and every rank found the same value: raised on all ranks.
   SETERRQ(grid_.comm(), PETSC_ERR_FP,
-          "%s after step %" PetscInt_FMT " (t = %g). The run stops here; the newest checkpoint is "
+          "%s %s %" PetscInt_FMT " (t = %g). The run stops here; the newest checkpoint is "
           "untouched.%s",
-          describe(bad, grid_.dim()).c_str(), step_, time_, dump.c_str());
+          describe(bad, grid_.dim()).c_str(), when, step, time_, dump.c_str());
 }
 
 PetscErrorCode Simulation::checkpoint_due(bool* due, int* signal) {
@@ -279,7 +284,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     report.cfl = report.max_velocity * dt / h;
     PetscCall(step(dt, &report));
     if (lands) time_ = target;  // exactly, despite rounding in time_ + dt
-    PetscCall(check_state());
+    PetscCall(check_state("after step", step_));
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     PetscCall(run_in_situ(&report.insitu_seconds));
