@@ -10,7 +10,9 @@
 
 #include <hdf5.h>
 #include <petscsys.h>
+#include <fcntl.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -157,16 +159,31 @@ inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
 inline PetscErrorCode create_collective(MPI_Comm comm, const std::string& temporary,
                                         const char* what, hid_t* file) {
   PetscFunctionBeginUser;
+  // Rank 0 creates the file with plain POSIX first: when that fails, errno says why ("Permission
+  // denied", "Read-only file system"), where MPI-IO would only report "MPI_ERR_ACCESS: invalid
+  // access mode" or "MPI_ERR_OTHER". H5Fcreate then truncates it.
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  std::string reason;
+  if (rank == 0) {
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) reason = std::strerror(errno);
+    else ::close(fd);
+  }
+  bool created = false;
+  PetscCall(agree(comm, reason.empty(), &created));
   H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  const bool ok = access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
+  const bool ok = created && access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
   *file = ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1;
-  const std::string error = *file >= 0 ? "" : hdf5_error_message();
+  const std::string error = *file >= 0 ? "" : !reason.empty() ? reason : hdf5_error_message();
   bool all_ok = false;
   PetscCall(agree(comm, *file >= 0, &all_ok));
   if (!all_ok && *file >= 0) {
     H5Fclose(*file);
     *file = -1;
   }
+  // Only a file this call made is removed; one it could not open is not ours.
+  if (!all_ok && rank == 0 && reason.empty()) std::remove(temporary.c_str());
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create %s '%s': %s", what,
              temporary.c_str(), error.empty() ? "failed on another rank" : error.c_str());
   PetscFunctionReturn(0);
