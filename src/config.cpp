@@ -1135,13 +1135,14 @@ OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   OutputConfig output;
   if (!field) return output;
   const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "interval", "initial_frame"});
+  map.allow_only({"directory", "interval", "initial_frame", "overwrite"});
   if (auto directory = map.find("directory")) {
     output.directory = read_string(*directory);
     if (output.directory.empty()) fail(*directory, "must not be empty");
   }
   if (auto interval = map.find("interval")) output.interval = read_non_negative(*interval);
   if (auto initial = map.find("initial_frame")) output.initial_frame = read_bool(*initial);
+  if (auto overwrite = map.find("overwrite")) output.overwrite = read_bool(*overwrite);
   return output;
 }
 

@@ -232,6 +232,9 @@ struct OutputConfig {
   std::string directory = "output";  // created if missing (relative to the working directory)
   double interval = 0.0;             // simulated time between frames; 0 = only the initial frame
   bool initial_frame = true;         // write the state at t = start before the first step
+  // A new run (not a restart) over the files of an earlier run of the same name replaces them
+  // only when this is set; otherwise it is refused (io/run_lock.hpp).
+  bool overwrite = false;
 };
 
 struct JobConfig {

@@ -32,6 +32,13 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   projection_ = std::move(projection);
   PetscCall(writer_.setup(grid_, job.output, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
+  // Before anything is written: no other run of this name may be using the directories, and a
+  // new run must not mix its files with an earlier one's.
+  const std::vector<std::string> directories = {job.output.directory,
+                                                checkpointer_.directory()};
+  PetscCall(lock_.acquire(comm, directories, job.name, job.source));
+  if (restart.empty())
+    PetscCall(clear_earlier_output(comm, directories, job.name, job.output.overwrite));
   if (!restart.empty()) {
     std::string path = restart;
     if (restart == "latest") PetscCall(checkpointer_.latest(&path));

@@ -17,6 +17,7 @@
 #include "in_situ.hpp"
 #include "obstacles.hpp"
 #include "projection.hpp"
+#include "run_lock.hpp"
 #include "run_log.hpp"
 
 namespace sf {
@@ -57,13 +58,17 @@ private:
   /// Hands the state to the in-situ analysis if any of it is due now; `seconds` is the time it
   /// took (0 when nothing was due). Collective.
   PetscErrorCode run_in_situ(double* seconds);
-  /// Stops the run with a message naming the field, step and cell if any value is NaN or Inf,
-  /// after writing the failing state to a debug file if the job asks for it. Collective.
-  PetscErrorCode check_state();
+  /// Stops the run with a message naming the field, the cell and when ("<when> <step>") if any
+  /// value of the velocity, a scalar or the pressure is NaN or Inf, after writing the failing
+  /// state to a debug file if the job asks for it. Collective.
+  PetscErrorCode check_state(const char* when, PetscInt step);
   /// Whether a checkpoint is due after this step (all ranks agree), and which signal arrived.
   PetscErrorCode checkpoint_due(bool* due, int* signal);
 
   const JobConfig* job_ = nullptr;
+  // First, so it is released last: the run owns its output directories until everything in
+  // them is written.
+  OutputLock lock_;
   Grid grid_;
   SolidMask solids_;
   Field velocity_;

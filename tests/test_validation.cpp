@@ -103,7 +103,9 @@ TEST(Simulation, FullStepsAgreeWithOneRankToSolverTolerance) {
 
   JobConfig world_job = job, self_job = job;
   world_job.output.directory = scratch("plume") + "/world";
+  world_job.output.overwrite = true;  // one test, several runs of the same name
   self_job.output.directory = scratch("plume") + "/self_" + std::to_string(test::comm_rank());
+  self_job.output.overwrite = true;  // one test, several runs of the same name
   Simulation world, self;
   ASSERT_EQ(world.setup(PETSC_COMM_WORLD, world_job), 0);
   ASSERT_EQ(self.setup(PETSC_COMM_SELF, self_job), 0);
@@ -143,6 +145,7 @@ double taylor_green_error(long n, double cfl, double end) {
   job.fluid.viscosity = 0.05;
   job.time.end = end;
   job.output.directory = scratch("tg");
+  job.output.overwrite = true;  // one test, several runs of the same name
   Simulation simulation;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   const double h = 2.0 * M_PI / static_cast<double>(n);
@@ -213,6 +216,7 @@ double cavity_error(long n) {
   job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
   job.fluid.viscosity = 0.01;  // Re = U L / nu = 100
   job.output.directory = scratch("cavity");
+  job.output.overwrite = true;  // one test, several runs of the same name
   job.time.end = 12.0;
   Simulation simulation;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
