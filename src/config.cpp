@@ -448,8 +448,14 @@ JobConfig JobParser::parse(const std::string& text) const {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     fail(line, "", "YAML syntax error: " + e.msg);
   }
-  if (documents.empty() || !documents.front().IsMap()) {
-    fail(0, "", "expected a map of job settings at the top level");
+  // An empty file, or one of comments only, has no document (or a null one) and no line of its
+  // own; line 1 is where to look.
+  if (documents.empty()) {
+    fail(1, "", "expected a map of job settings at the top level, got nothing");
+  }
+  if (!documents.front().IsMap()) {
+    fail(std::max(line_of(documents.front()), 1), "",
+         "expected a map of job settings at the top level, " + describe(documents.front()));
   }
   // yaml-cpp's Load() would silently ignore everything after a "---"; a second document is far
   // more likely a pasting accident than intent.

@@ -899,11 +899,18 @@ TEST(ConfigError, YamlSyntaxError) {
 }
 
 TEST(ConfigError, EmptyOrNonMapText) {
-  const std::string expected = "job.yaml: expected a map of job settings at the top level";
-  EXPECT_EQ(error_of(""), expected);
-  EXPECT_EQ(error_of("# only a comment\n"), expected);
-  EXPECT_EQ(error_of("- grid\n- time\n"), expected);
-  EXPECT_EQ(error_of("just words\n"), expected);
+  // The line of the node found instead of the map; an empty file has none, and line 1 is where
+  // to look.
+  const std::string expected = "job.yaml:1: expected a map of job settings at the top level, ";
+  EXPECT_EQ(error_of(""), expected + "got nothing");
+  EXPECT_EQ(error_of("# only a comment\n"), expected + "got nothing");
+  EXPECT_EQ(error_of("- grid\n- time\n"), expected + "got a list of 2 entries");
+  EXPECT_EQ(error_of("just words\n"), expected + "got \"just words\"");
+  EXPECT_EQ(error_of("42"), expected + "got \"42\"");
+  EXPECT_EQ(error_of("# a job\n\n[grid, time]\n"),
+            "job.yaml:3: expected a map of job settings at the top level, got a list of 2 entries");
+  EXPECT_EQ(error_of("\n\n  42\n"),
+            "job.yaml:3: expected a map of job settings at the top level, got \"42\"");
 }
 
 TEST(ConfigError, SecondYamlDocument) {
