@@ -262,8 +262,10 @@ struct JobConfig {
 JobConfig parse_job(const std::string& text, const std::string& source);
 
 /// Reads `path` on rank 0, broadcasts the text and parses it on every rank, so every rank
-/// reaches the same verdict and none waits in a collective for a rank that failed.
-/// Collective on `comm`. Throws JobError on every rank if the file is missing or malformed.
+/// reaches the same verdict and none waits in a collective for a rank that failed. Only a
+/// regular file of at most 1 MiB is read; anything else (a FIFO, a device, a directory, a larger
+/// file) is refused without reading it. Collective on `comm`. Throws JobError on every rank if
+/// the file is missing, refused or malformed.
 JobConfig load_job(MPI_Comm comm, const std::string& path);
 
 /// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridConfig). Does nothing for a

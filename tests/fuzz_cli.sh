@@ -5,7 +5,10 @@
 # directory. Every run must exit with status 2 (a job error) well before the timeout, print
 # exactly one "stablefluids: error:" line naming the job file, and create neither the output
 # nor the checkpoint directory the mutant names. Mutants are generated deterministically (fixed
-# seed, Python standard library only), so a failure reproduces.
+# seed, Python standard library only), so a failure reproduces. After them come fixed cases, each
+# with the exact start of its message: job files that are not regular files (a FIFO, /dev/zero, a
+# directory) or exceed 1 MiB, which must be refused without being read (the timeout turns a hang
+# there into a failure), and 1 MiB of unknown keys, which must be refused at the first.
 # usage: fuzz_cli.sh <stablefluids executable> <mpiexec>   (FUZZ_CLI_COUNT=N to change the 40)
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2  # runs happen elsewhere
@@ -124,15 +127,38 @@ MUTATIONS = [("unknown key", unknown_key), ("negative cell count", negative_cell
              ("NaN or infinite number", nan_number), ("truncated inside a map", truncated_map),
              ("wrong type", wrong_type), ("duplicate key", duplicate_key)]
 
+def case(d, kind, expect):
+    os.makedirs(os.path.join(d, "run"))
+    with open(os.path.join(d, "kind.txt"), "w") as f:
+        f.write(kind + "\n")
+    with open(os.path.join(d, "expect.txt"), "w") as f:
+        f.write("stablefluids: error: " + expect + "\n")
+    return os.path.join(d, "run", "mutant.yaml")
+
 for n in range(count):
     name, mutate = MUTATIONS[n % len(MUTATIONS)]
     text = mutate()
     d = os.path.join(work, "%03d" % n)
-    os.makedirs(os.path.join(d, "run"))
-    with open(os.path.join(d, "run", "mutant.yaml"), "w") as f:
+    with open(case(d, name, "mutant.yaml"), "w") as f:
         f.write(text.replace("@DIR@", os.path.join(d, "run")))
-    with open(os.path.join(d, "kind.txt"), "w") as f:
-        f.write(name + "\n")
+
+# Fixed cases: job files that must be refused without being read.
+refused = "cannot read job file 'mutant.yaml': "
+os.mkfifo(case(os.path.join(work, "file_fifo"), "a FIFO",
+               refused + "it is a FIFO, not a regular file"))
+os.symlink("/dev/zero", case(os.path.join(work, "file_zero"), "/dev/zero",
+                             refused + "it is a character device, not a regular file"))
+os.mkdir(case(os.path.join(work, "file_directory"), "a directory",
+              refused + "it is a directory, not a regular file"))
+d = os.path.join(work, "file_large")
+with open(case(d, "1 MiB + 1 byte", refused + "it is 1048577 bytes, more than the 1048576 "
+               "bytes (1 MiB) a job file may have"), "w") as f:
+    text = BASE.replace("@DIR@", os.path.join(d, "run"))
+    f.write(text + "#" * ((1 << 20) - len(text)) + "\n")
+keys = "".join("k%07d: 1\n" % i for i in range((1 << 20) // 12))
+with open(case(os.path.join(work, "file_keys"), "1 MiB of unknown keys",
+               "mutant.yaml:1: k0000000: unknown key"), "w") as f:
+    f.write(keys + "#" * ((1 << 20) - len(keys) - 1) + "\n")
 PY
 
 # A rejected job costs little CPU but a second or two of MPI and PETSc start-up, so a few runs
@@ -162,7 +188,9 @@ for dir in "$work"/*/; do
   [ "$status" -ne 2 ] && [ "$status" -ne 124 ] && problems+=("exit status $status, expected 2")
   errors=$(grep -c '^stablefluids: error:' "$log")
   [ "$errors" -ne 1 ] && problems+=("$errors 'stablefluids: error:' lines, expected 1")
-  grep -q '^stablefluids: error: mutant\.yaml' "$log" || problems+=("the message does not name mutant.yaml")
+  expect=$(cat "$dir/expect.txt")
+  awk -v want="$expect" 'index($0, want) == 1 { found = 1 } END { exit !found }' "$log" ||
+    problems+=("no error line starts with '$expect'")
   [ -e "$dir/run/out" ] && problems+=("the output directory was created")
   [ -e "$dir/run/checkpoints" ] && problems+=("the checkpoint directory was created")
   if [ ${#problems[@]} -eq 0 ]; then
@@ -170,10 +198,18 @@ for dir in "$work"/*/; do
   else
     failed=$((failed + 1))
     echo "FAILED: mutant $(basename "$dir") ($kind): $(IFS=';'; echo "${problems[*]}")"
-    echo "--- job ---"; cat "$dir/run/mutant.yaml"; echo "--- output ---"; head -20 "$log"
+    echo "--- job ---"
+    # Only a small regular file is shown: reading the FIFO or /dev/zero cases would never end.
+    if [ -f "$dir/run/mutant.yaml" ] && [ "$(stat -Lc %s "$dir/run/mutant.yaml")" -lt 10000 ]; then
+      cat "$dir/run/mutant.yaml"
+    else
+      echo "($(stat -Lc '%F, %s bytes' "$dir/run/mutant.yaml"), not shown)"
+    fi
+    echo "--- output ---"; head -20 "$log" | cut -c1-300
     echo "---"
   fi
 done
-echo "fuzz_cli: $((count)) mutants in $(($(date +%s) - start)) s"
+total=$(ls -d "$work"/*/ | wc -l)
+echo "fuzz_cli: $count mutants and $((total - count)) fixed cases in $(($(date +%s) - start)) s"
 echo "fuzz_cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -eq "$count" ]
+[ "$failed" -eq 0 ] && [ "$passed" -eq "$total" ] && [ "$total" -gt "$count" ]
