@@ -6,6 +6,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+// yaml-cpp recurses once per level of YAML nesting. Before 0.7 nothing bounds that recursion, so
+// a job of a few hundred kilobytes of "[[[[..." overflows the stack; 0.7 added a depth guard,
+// which this header declares.
+#if !__has_include(<yaml-cpp/depthguard.h>)
+#error "yaml-cpp 0.7 or newer is needed: older versions crash on deeply nested YAML"
+#endif
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -23,6 +31,8 @@
 #include <sstream>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fcntl.h>
@@ -223,11 +233,16 @@ bool is_declared(const std::vector<ScalarConfig>& scalars, const std::string& na
                      [&](const ScalarConfig& s) { return s.name == name; });
 }
 
-/// "declared scalars: a, b" or "no scalars are declared", for unknown-scalar messages.
+/// "declared scalars: a, b" or "no scalars are declared", for unknown-scalar messages. A long
+/// list is cut after a few names, so that the message stays one readable line.
 std::string declared_scalars(const std::vector<ScalarConfig>& scalars) {
   if (scalars.empty()) return "no scalars are declared";
+  constexpr std::size_t kShown = 10;
   std::vector<std::string> names;
-  for (const ScalarConfig& s : scalars) names.push_back(s.name);
+  for (std::size_t i = 0; i < scalars.size() && i < kShown; ++i) names.push_back(scalars[i].name);
+  if (scalars.size() > kShown) {
+    names.push_back("and " + std::to_string(scalars.size() - kShown) + " more");
+  }
   return "declared scalars: " + join(names);
 }
 
@@ -235,7 +250,7 @@ class JobParser;
 
 /// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
 /// class rather than YAML::Node::operator[] because yaml-cpp silently keeps duplicate keys and
-/// its lookup would then quietly pick one of them.
+/// its lookup would then quietly pick one of them. Reading a map takes time linear in its size.
 class MapReader {
 public:
   struct Entry {
@@ -243,7 +258,14 @@ public:
     Field value;
   };
 
-  MapReader(const JobParser& parser, const Field& field, bool allow_null);
+  /// A map that may hold any keys (scalar names, for example).
+  MapReader(const JobParser& parser, const Field& field, bool allow_null)
+      : MapReader(parser, field, allow_null, nullptr) {}
+  /// A map whose keys must all be in `allowed`: the first that is not is reported as it is met,
+  /// so parsing stops at the first error, however many entries follow it.
+  MapReader(const JobParser& parser, const Field& field, bool allow_null,
+            const std::vector<std::string>& allowed)
+      : MapReader(parser, field, allow_null, &allowed) {}
 
   /// Rejects every key not in `allowed`; `context` refines the message for maps whose valid keys
   /// depend on their `type`.
@@ -255,9 +277,15 @@ public:
   const Field& field() const { return field_; }
 
 private:
+  MapReader(const JobParser& parser, const Field& field, bool allow_null,
+            const std::vector<std::string>* allowed);
+  void fail_unknown(const Entry& entry, const std::vector<std::string>& allowed,
+                    const std::string& context) const;
+
   const JobParser& parser_;
   Field field_;
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::size_t> index_;  // key -> position in entries_
 };
 
 class JobParser {
@@ -361,8 +389,10 @@ public:
 private:
   /// The entries of an optional list; a list that is left out or left empty has none.
   std::vector<Field> list_items(const std::optional<Field>& field, const std::string& what) const;
-  /// The region described by the region keys of `map` (shape and the keys that shape takes),
-  /// which may hold `extra` keys of its own besides them.
+  /// Reads the map of an item that describes a region (a blob, a source, an obstacle, ...): its
+  /// keys must be region keys (shape and the keys of any shape) or the item's own `extra` keys.
+  MapReader region_reader(const Field& field, const std::vector<std::string>& extra) const;
+  /// The region described by `map`, read by region_reader with the same `extra` keys.
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
 
   GridConfig parse_grid(const MapReader& top) const;
@@ -396,14 +426,31 @@ private:
                                 const GridConfig& grid) const;
 
   std::string source_;
+  mutable std::size_t entries_read_ = 0;
+  mutable std::size_t max_entries_ = 0;
 
 public:
+  /// Counts one map entry or list item read, at `line` and `path`. Each takes at least one byte
+  /// of text, so a job without YAML aliases holds fewer of them than it has bytes. An alias
+  /// (*name) repeats a whole anchored list or map, though, and nested ones could make a file
+  /// well under the size limit expand into billions of blobs or obstacles; the parser stops
+  /// once it has read more entries than the text (at least kMaxJobFileBytes) has bytes.
+  void count_entry(int line, const std::string& path) const {
+    if (++entries_read_ > max_entries_) {
+      fail(line, path, "YAML aliases (*name) expand the job beyond " +
+                           std::to_string(max_entries_) + " map entries and list items, more "
+                           "than a job file of at most " + std::to_string(max_entries_) +
+                           " bytes holds without them");
+    }
+  }
+
   /// The line of grid.cells in the last parsed job (0 if unknown), for the memory check in
   /// load_job, which runs after parsing and must still point at the key.
   mutable int cells_line_ = 0;
 };
 
-MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null)
+MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null,
+                     const std::vector<std::string>* allowed)
     : parser_(parser), field_(field) {
   // An optional section left empty (often with its contents commented out) is a null node; it
   // is read as an empty map so that its defaults apply.
@@ -418,35 +465,44 @@ MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_nul
     }
     const std::string key = key_node.Scalar();
     const std::string path = field.path.empty() ? key : field.path + "." + key;
-    for (const Entry& seen : entries_) {
-      if (seen.key == key) {
-        parser.fail(key_line, path,
-                    "duplicate key (first given on line " + std::to_string(seen.value.line) + ")");
-      }
-    }
+    parser.count_entry(key_line, path);
     // A null value has no content of its own, and yaml-cpp marks it at the start of whatever
     // follows; the key's line is where the user has to look.
     const int value_line = value.IsNull() || line_of(value) == 0 ? key_line : line_of(value);
-    entries_.push_back(Entry{key, Field{value, path, value_line}});
+    Entry entry{key, Field{value, path, value_line}};
+    if (allowed != nullptr &&
+        std::find(allowed->begin(), allowed->end(), key) == allowed->end()) {
+      fail_unknown(entry, *allowed, "");
+    }
+    const auto [seen, inserted] = index_.emplace(key, entries_.size());
+    if (!inserted) {
+      parser.fail(key_line, path,
+                  "duplicate key (first given on line " +
+                      std::to_string(entries_[seen->second].value.line) + ")");
+    }
+    entries_.push_back(std::move(entry));
   }
+}
+
+void MapReader::fail_unknown(const Entry& entry, const std::vector<std::string>& allowed,
+                             const std::string& context) const {
+  parser_.fail(entry.value.line, entry.value.path,
+               "unknown key" + context + " (expected one of: " + join(allowed) + ")");
 }
 
 void MapReader::allow_only(const std::vector<std::string>& allowed,
                            const std::string& context) const {
   for (const Entry& entry : entries_) {
-    const bool known = std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end();
-    if (!known) {
-      parser_.fail(entry.value.line, entry.value.path,
-                   "unknown key" + context + " (expected one of: " + join(allowed) + ")");
+    if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
+      fail_unknown(entry, allowed, context);
     }
   }
 }
 
 std::optional<Field> MapReader::find(const std::string& key) const {
-  for (const Entry& entry : entries_) {
-    if (entry.key == key) return entry.value;
-  }
-  return std::nullopt;
+  const auto found = index_.find(key);
+  if (found == index_.end()) return std::nullopt;
+  return entries_[found->second].value;
 }
 
 Field MapReader::require(const std::string& key) const {
@@ -456,9 +512,17 @@ Field MapReader::require(const std::string& key) const {
 }
 
 JobConfig JobParser::parse(const std::string& text) const {
+  entries_read_ = 0;
+  max_entries_ = std::max(text.size(), static_cast<std::size_t>(kMaxJobFileBytes));
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's parser recurses once per level of nesting; from 0.7 on it stops at a fixed
+    // depth rather than overflow the stack (see the #error above), with the message "bad file".
+    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
+    fail(line, "", "YAML nesting too deep: yaml-cpp reads lists and maps nested at most " +
+                       std::to_string(e.depth() - 1) + " levels deep (a job needs fewer than 10)");
   } catch (const YAML::Exception& e) {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     fail(line, "", "YAML syntax error: " + e.msg);
@@ -479,10 +543,10 @@ JobConfig JobParser::parse(const std::string& text) const {
   }
 
   const Field root{documents.front(), "", line_of(documents.front())};
-  const MapReader top(*this, root, false);
-  top.allow_only({"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection", "forces",
-                  "obstacles", "time", "pressure", "diffusion", "output", "checkpoint", "debug",
-                  "catalyst", "petsc_options"});
+  const MapReader top(*this, root, false,
+                      {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
+                       "forces", "obstacles", "time", "pressure", "diffusion", "output",
+                       "checkpoint", "debug", "catalyst", "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -522,8 +586,8 @@ JobConfig JobParser::parse(const std::string& text) const {
 }
 
 GridConfig JobParser::parse_grid(const MapReader& top) const {
-  const MapReader map(*this, top.require("grid"), false);
-  map.allow_only({"cells", "cells_per_rank", "size", "origin", "halo"});
+  const MapReader map(*this, top.require("grid"), false,
+                      {"cells", "cells_per_rank", "size", "origin", "halo"});
 
   GridConfig grid;
   // Exactly one of `cells` (the whole grid) and `cells_per_rank` (weak scaling).
@@ -621,8 +685,8 @@ std::vector<ScalarConfig> JobParser::parse_scalars(const std::optional<Field>& f
       fail(entry.value, "invalid scalar name '" + scalar.name +
                             "' (use letters, digits and '_', not starting with a digit)");
     }
-    const MapReader settings(*this, entry.value, true);
-    settings.allow_only({"background", "initial", "diffusion", "dissipation", "sources"});
+    const MapReader settings(*this, entry.value, true,
+                             {"background", "initial", "diffusion", "dissipation", "sources"});
     if (auto background = settings.find("background")) {
       scalar.background = read_number(*background);
     }
@@ -650,8 +714,24 @@ std::vector<Field> JobParser::list_items(const std::optional<Field>& field,
   if (!field->node.IsSequence()) {
     fail(*field, "expected a list of " + what + ", " + describe(field->node));
   }
-  for (std::size_t i = 0; i < field->node.size(); ++i) items.push_back(element(*field, i));
+  for (std::size_t i = 0; i < field->node.size(); ++i) {
+    items.push_back(element(*field, i));
+    count_entry(items.back().line, items.back().path);
+  }
   return items;
+}
+
+/// The keys of a region's `shape_keys` plus the item's own `extra` keys.
+std::vector<std::string> with_extra(std::vector<std::string> shape_keys,
+                                    const std::vector<std::string>& extra) {
+  shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
+  return shape_keys;
+}
+
+MapReader JobParser::region_reader(const Field& field,
+                                   const std::vector<std::string>& extra) const {
+  return MapReader(*this, field, false,
+                   with_extra({"shape", "center", "radius", "axis", "lower", "upper"}, extra));
 }
 
 Region JobParser::parse_region(const MapReader& map, int dim,
@@ -659,10 +739,8 @@ Region JobParser::parse_region(const MapReader& map, int dim,
   // The keys of one shape plus the item's own keys; every other key is an error, including one
   // that only another shape takes (a radius on a box would otherwise be silently ignored).
   const auto keys = [&extra](std::vector<std::string> shape_keys) {
-    shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
-    return shape_keys;
+    return with_extra(std::move(shape_keys), extra);
   };
-  map.allow_only(keys({"shape", "center", "radius", "axis", "lower", "upper"}));
   const Field shape = map.require("shape");
   const std::string name = read_string(shape);
 
@@ -711,17 +789,19 @@ Region JobParser::parse_region(const MapReader& map, int dim,
 }
 
 ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
-  const MapReader map(*this, field, false);
+  const std::vector<std::string> own = {"value"};
+  const MapReader map = region_reader(field, own);
   ScalarBlob blob;
-  blob.region = parse_region(map, dim, {"value"});
+  blob.region = parse_region(map, dim, own);
   blob.value = read_number(map.require("value"));
   return blob;
 }
 
 ScalarSource JobParser::parse_source(const Field& field, int dim) const {
-  const MapReader map(*this, field, false);
+  const std::vector<std::string> own = {"mode", "value", "velocity"};
+  const MapReader map = region_reader(field, own);
   ScalarSource source;
-  source.region = parse_region(map, dim, {"mode", "value", "velocity"});
+  source.region = parse_region(map, dim, own);
   if (auto mode = map.find("mode")) {
     const std::string name = read_string(*mode);
     if (name == "set") {
@@ -762,8 +842,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
   }
   if (!field) return;
 
-  const MapReader map(*this, *field, true);
-  map.allow_only({"x", "y", "z"});
+  const MapReader map(*this, *field, true, {"x", "y", "z"});
   for (int a = 0; a < 3; ++a) {
     const auto axis = map.find(kAxisNames[a]);
     if (!axis) continue;
@@ -781,8 +860,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
       job.boundary[a][0].kind = kind;
       job.boundary[a][1].kind = kind;
     } else if (axis->node.IsMap()) {
-      const MapReader sides(*this, *axis, false);
-      sides.allow_only({"lower", "upper"});
+      const MapReader sides(*this, *axis, false, {"lower", "upper"});
       for (int s = 0; s < 2; ++s) {
         if (auto side = sides.find(kSideNames[s])) {
           job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
@@ -816,8 +894,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   if (!field.node.IsMap()) {
     fail(field, "expected a boundary type or a map with type, " + describe(field.node));
   }
-  const MapReader map(*this, field, false);
-  map.allow_only({"type", "velocity", "profile", "scalars"});
+  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
   if (face.kind == BoundaryKind::NoSlip) {
@@ -865,8 +942,11 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
 
   if (auto carried = map.find("scalars")) {
     const MapReader values(*this, *carried, true);
+    // A set, so that many scalars named here against many declared cost linear time.
+    std::unordered_set<std::string> declared;
+    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
     for (const MapReader::Entry& entry : values.entries()) {
-      if (!is_declared(scalars, entry.key)) {
+      if (declared.count(entry.key) == 0) {
         fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
       }
       face.scalar_values[entry.key] = read_number(entry.value);
@@ -878,13 +958,11 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
 VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int dim) const {
   VelocityInit velocity;
   if (!field) return velocity;
-  const MapReader section(*this, *field, true);
-  section.allow_only({"initial"});
+  const MapReader section(*this, *field, true, {"initial"});
   const auto initial = section.find("initial");
   if (!initial) return velocity;
 
-  const MapReader map(*this, *initial, false);
-  map.allow_only({"type", "value", "center", "radius", "strength"});
+  const MapReader map(*this, *initial, false, {"type", "value", "center", "radius", "strength"});
   const Field type = map.require("type");
   const std::string name = read_string(type);
   if (name == "zero") {
@@ -915,8 +993,7 @@ VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int di
 FluidConfig JobParser::parse_fluid(const std::optional<Field>& field) const {
   FluidConfig fluid;
   if (!field) return fluid;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"viscosity"});
+  const MapReader map(*this, *field, true, {"viscosity"});
   if (auto viscosity = map.find("viscosity")) fluid.viscosity = read_non_negative(*viscosity);
   return fluid;
 }
@@ -925,8 +1002,7 @@ AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
                                            const GridConfig& grid) const {
   AdvectionConfig advection;
   if (!field) return advection;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"scheme", "interpolation"});
+  const MapReader map(*this, *field, true, {"scheme", "interpolation"});
   if (auto scheme = map.find("scheme")) {
     const std::string name = read_string(*scheme);
     if (name == "semi_lagrangian") {
@@ -964,8 +1040,8 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   ForcesConfig forces;
   if (!field) return forces;
   const int dim = grid.dim;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
+  const MapReader map(*this, *field, true,
+                      {"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
   if (auto gravity = map.find("gravity")) forces.gravity = read_vector(*gravity, dim);
   if (auto buoyancy = map.find("buoyancy")) {
     forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
@@ -981,9 +1057,10 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   }
   if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
   for (const Field& item : list_items(map.find("regions"), "force regions")) {
-    const MapReader region_map(*this, item, false);
+    const std::vector<std::string> own = {"acceleration"};
+    const MapReader region_map = region_reader(item, own);
     ForceRegion region;
-    region.region = parse_region(region_map, dim, {"acceleration"});
+    region.region = parse_region(region_map, dim, own);
     region.acceleration = read_vector(region_map.require("acceleration"), dim);
     forces.regions.push_back(region);
   }
@@ -994,8 +1071,8 @@ BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
                                          const std::vector<ScalarConfig>& scalars) const {
   BuoyancyConfig buoyancy;
   buoyancy.enabled = true;
-  const MapReader map(*this, field, true);
-  map.allow_only({"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
+  const MapReader map(*this, field, true,
+                      {"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
   if (auto density = map.find("density")) buoyancy.density_scalar = read_string(*density);
   if (auto temperature = map.find("temperature")) {
     buoyancy.temperature_scalar = read_string(*temperature);
@@ -1045,12 +1122,11 @@ void JobParser::check_buoyancy_scalar(const MapReader& map, const char* name_key
 WindConfig JobParser::parse_wind(const Field& field, int dim) const {
   WindConfig wind;
   wind.enabled = true;
-  const MapReader map(*this, field, true);
-  map.allow_only({"velocity", "rate", "region"});
+  const MapReader map(*this, field, true, {"velocity", "rate", "region"});
   wind.velocity = read_vector(map.require("velocity"), dim);
   wind.rate = read_positive(map.require("rate"));
   if (auto region = map.find("region")) {
-    const MapReader region_map(*this, *region, false);
+    const MapReader region_map = region_reader(*region, {});
     wind.region = parse_region(region_map, dim, {});
     wind.has_region = true;
   }
@@ -1061,9 +1137,10 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
                                                        int dim) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const MapReader map(*this, item, false);
+    const std::vector<std::string> own = {"boundary"};
+    const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
-    obstacle.region = parse_region(map, dim, {"boundary"});
+    obstacle.region = parse_region(map, dim, own);
     if (auto boundary = map.find("boundary")) {
       const std::string name = read_string(*boundary);
       if (name == "no-slip") {
@@ -1082,8 +1159,7 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
 
 SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver) const {
   if (!field) return solver;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"tolerance", "absolute_tolerance", "max_iterations"});
+  const MapReader map(*this, *field, true, {"tolerance", "absolute_tolerance", "max_iterations"});
   if (auto tolerance = map.find("tolerance")) {
     solver.rtol = read_number(*tolerance);
     if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {
@@ -1104,8 +1180,7 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
 }
 
 TimeConfig JobParser::parse_time(const MapReader& top) const {
-  const MapReader map(*this, top.require("time"), false);
-  map.allow_only({"dt", "cfl", "dt_min", "dt_max", "end"});
+  const MapReader map(*this, top.require("time"), false, {"dt", "cfl", "dt_min", "dt_max", "end"});
   const std::string& path = map.field().path;
   TimeConfig time;
   const auto dt = map.find("dt");
@@ -1155,8 +1230,7 @@ TimeConfig JobParser::parse_time(const MapReader& top) const {
 OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   OutputConfig output;
   if (!field) return output;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "interval", "initial_frame"});
+  const MapReader map(*this, *field, true, {"directory", "interval", "initial_frame"});
   if (auto directory = map.find("directory")) {
     output.directory = read_string(*directory);
     if (output.directory.empty()) fail(*directory, "must not be empty");
@@ -1171,8 +1245,8 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
   CheckpointConfig checkpoint;
   checkpoint.directory = output.directory;
   if (!field) return checkpoint;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "every_steps", "every_time", "every_wall_seconds", "keep"});
+  const MapReader map(*this, *field, true,
+                      {"directory", "every_steps", "every_time", "every_wall_seconds", "keep"});
   if (auto directory = map.find("directory")) {
     checkpoint.directory = read_string(*directory);
     if (checkpoint.directory.empty()) fail(*directory, "must not be empty");
@@ -1206,8 +1280,7 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
 DebugConfig JobParser::parse_debug(const std::optional<Field>& field) const {
   DebugConfig debug;
   if (!field) return debug;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"dump_on_failure"});
+  const MapReader map(*this, *field, true, {"dump_on_failure"});
   if (auto dump = map.find("dump_on_failure")) debug.dump_on_failure = read_bool(*dump);
   return debug;
 }
@@ -1218,8 +1291,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   CatalystConfig catalyst;
   catalyst.directory = output.directory + "/catalyst";
   if (!field) return catalyst;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "scripts"});
+  const MapReader map(*this, *field, true, {"directory", "scripts"});
   if (auto directory = map.find("directory")) {
     catalyst.directory = read_string(*directory);
     if (catalyst.directory.empty()) fail(*directory, "must not be empty");
@@ -1229,8 +1301,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   const std::string job_directory =
       source_.find('/') == std::string::npos ? "." : source_.substr(0, source_.rfind('/'));
   for (const Field& item : list_items(map.find("scripts"), "scripts")) {
-    const MapReader entry(*this, item, false);
-    entry.allow_only({"script", "every_steps", "every_time", "args"});
+    const MapReader entry(*this, item, false, {"script", "every_steps", "every_time", "args"});
     CatalystScript script;
     const Field path = entry.require("script");
     script.path = read_string(path);

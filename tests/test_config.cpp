@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -703,6 +704,74 @@ TEST(ConfigError, DuplicateKey) {
   expect_error(kHead + "scalars:\n  a: {}\n  a: {}\n", {"job.yaml:8: scalars.a: duplicate key"});
 }
 
+TEST(ConfigError, TheFirstErrorInAMapStopsParsing) {
+  // An unknown key is reported where it stands, before a duplicate key further down.
+  expect_error(kHead + "fluid:\n  viscosty: 1\n  viscosity: 1\n  viscosity: 2\n",
+               {"job.yaml:7: fluid.viscosty: unknown key (expected one of: viscosity)"});
+  expect_error(kHead + "fluid:\n  viscosity: 1\n  viscosity: 2\n  viscosty: 1\n",
+               {"job.yaml:8: fluid.viscosity: duplicate key (first given on line 7)"});
+  // Keys another shape takes are reported after the keys no shape takes.
+  expect_error(kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], "
+                       "size: 2}\n",
+               {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
+                "radius, axis, lower, upper, boundary)"});
+}
+
+TEST(ConfigError, ManyKeysTakeLinearTime) {
+  // 100000 keys: a quadratic duplicate check took 10 s here. The error is all that is asserted;
+  // the time is printed for the record.
+  std::string keys;
+  for (int i = 0; i < 100000; ++i) keys += "k" + std::to_string(100000 + i) + ": 1\n";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_of(kHead + keys),
+            "job.yaml:6: k100000: unknown key (expected one of: name, grid, boundary, velocity, "
+            "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
+            "checkpoint, debug, catalyst, petsc_options)");
+  // Valid keys, each read: 50000 scalars, and an inflow face naming every one of them.
+  std::string scalars = "scalars:\n", carried;
+  for (int i = 0; i < 50000; ++i) {
+    scalars += "  s" + std::to_string(i) + ":\n";
+    carried += (i > 0 ? ", s" : "s") + std::to_string(i) + ": 1";
+  }
+  const JobConfig job = sf::parse_job(
+      kHead + scalars + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0], scalars: {" +
+          carried + "}}\n",
+      "job.yaml");
+  EXPECT_EQ(job.scalars.size(), 50000u);
+  EXPECT_EQ(job.boundary[0][0].scalar_values.size(), 50000u);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (sf::test::comm_rank() == 0) {
+    std::printf("100000 unknown keys, then 50000 scalars named on a face: %.3f s\n", seconds);
+  }
+  // An unknown scalar's message lists only the first few that are declared.
+  expect_error(kHead + scalars + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0], "
+                                 "scalars: {smoke: 1}}\n",
+               {"job.yaml:50009: boundary.x.lower.scalars.smoke: unknown scalar 'smoke' "
+                "(declared scalars: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, and 49990 more)"});
+}
+
+TEST(ConfigError, AliasesCannotExpandTheJobWithoutBound) {
+  // 300 blobs named once and repeated by alias for 4000 scalars would be 1.2 million blobs,
+  // several times the entries a 1 MiB file can hold; parsing stops at the budget.
+  std::string text = kHead + "scalars:\n  s0:\n    initial: &blobs\n";
+  for (int i = 0; i < 300; ++i) {
+    text += "      - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n";
+  }
+  for (int i = 1; i < 4000; ++i) text += "  s" + std::to_string(i) + ": {initial: *blobs}\n";
+  EXPECT_THAT(error_of(text),
+              ::testing::MatchesRegex("job\\.yaml:[0-9]+: scalars\\.s[0-9]+\\.initial\\[[0-9]+\\]"
+                                      "[.a-z]*: YAML aliases \\(\\*name\\) expand the job beyond "
+                                      "1048576 map entries and list items, more than a job file of "
+                                      "at most 1048576 bytes holds without them"));
+  // An alias used a few times is fine.
+  const JobConfig job = sf::parse_job(
+      kHead + "scalars:\n  a: {initial: &b [{shape: box, lower: [0, 0], upper: [1, 1], "
+              "value: 1}]}\n  c: {initial: *b}\n",
+      "job.yaml");
+  EXPECT_EQ(job.scalars[1].initial.size(), 1u);
+}
+
 TEST(ConfigError, WrongNodeType) {
   expect_error("grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"});
   expect_error("grid:\n  cells: 8\ntime: {dt: 1, end: 1}\n",
@@ -914,6 +983,18 @@ TEST(ConfigError, EmptyOrNonMapText) {
             "job.yaml:3: expected a map of job settings at the top level, got a list of 2 entries");
   EXPECT_EQ(error_of("\n\n  42\n"),
             "job.yaml:3: expected a map of job settings at the top level, got \"42\"");
+}
+
+TEST(ConfigError, DeepNestingIsRefusedWithoutExhaustingTheStack) {
+  // yaml-cpp recurses once per level; 100000 levels would overflow the stack without its guard.
+  const std::string deep = "grid: {cells: " + std::string(100000, '[') + std::string(100000, ']') +
+                           "}\ntime: {dt: 1, end: 1}\n";
+  EXPECT_EQ(error_of(deep), "job.yaml:1: YAML nesting too deep: yaml-cpp reads lists and maps "
+                            "nested at most 499 levels deep (a job needs fewer than 10)");
+  std::string block;
+  for (int level = 0; level < 600; ++level) block += std::string(level, ' ') + "a:\n";
+  EXPECT_EQ(error_of(block), "job.yaml:499: YAML nesting too deep: yaml-cpp reads lists and maps "
+                             "nested at most 499 levels deep (a job needs fewer than 10)");
 }
 
 TEST(ConfigError, SecondYamlDocument) {
