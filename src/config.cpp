@@ -72,6 +72,47 @@ constexpr int kMaxHalo = 16;
 // Limits on what a job may ask for (jobs/README.md "Limits"). Each keeps a job that passes
 // validation from failing at its first step or never ending; the reasoning is given with each.
 
+/// Largest magnitude of a physical value (lengths, positions, times, velocities, coefficients,
+/// scalar values), and kMinPositive, its reciprocal, the smallest value of one that must be > 0
+/// (lengths, steps, times, rates). A step multiplies up to two such values by reciprocals of the
+/// cell size h, the largest product being the implicit diffusion number nu dt / h^2 of
+/// (I - nu dt lap). With every value in [1e-30, 1e30] and h >= 1e-30 / 2^31 (the smallest size
+/// cut into the most cells), nu dt / h^2 <= 1e30 * 1e30 / (4.7e-40)^2 = 4.6e138, and even its
+/// square summed over the 2^31 unknowns of the largest grid, as a 2-norm does, is 4.5e286 <
+/// DBL_MAX = 1.8e308. With 1e100 instead, that product alone would overflow. The lower bound also
+/// keeps out subnormal numbers (below 2.2e-308), which carry fewer digits. The SI values of any
+/// continuum flow, from nanofluidics to galaxies, lie well inside [1e-30, 1e30].
+constexpr double kMaxMagnitude = 1e30;
+constexpr double kMinPositive = 1e-30;
+
+/// A cell must be at least this fraction of the largest |coordinate| on its axis. Departure
+/// points and interpolation weights are computed from coordinates, which a double resolves to
+/// 2.2e-16 of their magnitude, so this keeps about 4500 distinct positions in every cell. As
+/// h / size >= 1 / 2^31 anyway, only an origin far from 0 compared with the size can break it.
+constexpr double kMinCellFraction = 1e-12;
+
+/// Frames are numbered with 6 digits, <name>_NNNNNN.h5 (io/hdf5_writer.cpp): 000000 to 999999.
+/// A 7-digit frame would still be written, but out of order for every tool that sorts names.
+constexpr long long kMaxFrames = 1000000;
+
+/// Checkpoints carry the step in 8 digits, <name>_checkpoint_NNNNNNNN.h5, and io/checkpoint.cpp
+/// finds only names of exactly that form again, to restart from or to prune. A run past step
+/// 99999999 would write checkpoints that --restart latest ignores and `keep` never removes. (The
+/// step counter itself, a 32-bit PetscInt, would last until 2147483647.)
+constexpr long long kMaxSteps = 99999999;
+
+/// NAME_MAX of Linux file systems (ext4, XFS, Lustre, GPFS): the bytes of one path component.
+constexpr std::size_t kMaxFileNameBytes = 255;
+/// What the longest file name a run derives from its name adds to it: a failure dump's frame
+/// while it is being written, <name>_failed_step<step>_000000.h5.tmp (src/simulation.cpp,
+/// io/hdf5_writer.cpp), with a step of up to 10 digits (under an adaptive step the step count is
+/// not bounded in advance, so the 32-bit counter's 2147483647 is assumed). The others are
+/// shorter: _checkpoint_NNNNNNNN.h5.tmp (27), _timings.json.tmp (18), _NNNNNN.h5.tmp (14),
+/// _steps.csv (10), .xmf.tmp (8).
+constexpr std::size_t kLongestNameSuffix =
+    sizeof("_failed_step") - 1 + 10 + sizeof("_000000.h5.tmp") - 1;
+constexpr std::size_t kMaxNameBytes = kMaxFileNameBytes - kLongestNameSuffix;
+
 /// Largest job file read, in bytes (1 MiB); the jobs shipped are under 5 KB. It bounds yaml-cpp's
 /// load, which builds the whole document before a key is checked. With yaml-cpp 0.7.0, in a fresh
 /// process (best of 5, this project's 2-core machine), 1 MiB took 0.45 s as 87381 unknown keys,
@@ -246,6 +287,19 @@ std::string declared_scalars(const std::vector<ScalarConfig>& scalars) {
   return "declared scalars: " + join(names);
 }
 
+/// What is wrong with the cells along axis `a` if they are too small for a double to tell
+/// positions within them apart at their distance from 0 (kMinCellFraction); empty if nothing.
+std::string cell_size_problem(const GridConfig& grid, int a) {
+  const double h = grid.size[a] / static_cast<double>(grid.cells[a]);
+  const double largest =
+      std::max(std::abs(grid.origin[a]), std::abs(grid.origin[a] + grid.size[a]));
+  if (h >= kMinCellFraction * largest) return "";
+  return std::string("the cells along ") + kAxisNames[a] + " are " + format_number(h) +
+         " wide (size / cells), less than " + format_number(kMinCellFraction) +
+         " of the largest |coordinate| on that axis, " + format_number(largest) +
+         ": a double could not tell positions within a cell apart";
+}
+
 class JobParser;
 
 /// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
@@ -313,7 +367,9 @@ public:
     return field.node.Scalar();
   }
 
-  double read_number(const Field& field) const {
+  /// A finite number in no particular range. Only forces.buoyancy.up is read this way, because
+  /// only its direction is used; every other number goes through read_number.
+  double read_finite(const Field& field) const {
     if (!field.node.IsScalar()) fail(field, "expected a number, " + describe(field.node));
     double value = 0.0;
     switch (parse_double(field.node.Scalar(), value)) {
@@ -329,16 +385,46 @@ public:
     fail(field, "expected a number, " + describe(field.node));
   }
 
-  double read_positive(const Field& field) const {
-    const double value = read_number(field);
-    if (!(value > 0.0)) fail(field, "must be > 0, " + describe(field.node));
+  /// The values a numeric key takes. All are bounded by kMaxMagnitude, for the reason given there.
+  enum class Range {
+    Any,             // a physical value of either sign
+    NonNegative,     // a coefficient, where 0 switches its term off
+    Positive,        // a length, step, time or rate: at least kMinPositive
+    ZeroOrPositive,  // 0, which switches something off, or as Positive
+  };
+
+  /// The one reader of numbers: finite, of the right sign, and within the limits of `range`.
+  double read_number(const Field& field, Range range = Range::Any) const {
+    const double value = read_finite(field);
+    const std::string got = ", " + describe(field.node);
+    const bool positive = range == Range::Positive;
+    const bool zero_or_positive = range == Range::ZeroOrPositive;
+    if (positive && !(value > 0.0)) fail(field, "must be > 0" + got);
+    if ((range == Range::NonNegative || zero_or_positive) && !(value >= 0.0)) {
+      fail(field, "must be >= 0" + got);
+    }
+    if (std::abs(value) > kMaxMagnitude) {
+      fail(field, "must be at most " + format_number(kMaxMagnitude) +
+                      " in magnitude (larger values overflow in the products a step forms, such "
+                      "as viscosity * dt / h^2)" + got);
+    }
+    if ((positive || zero_or_positive) && value != 0.0 && value < kMinPositive) {
+      fail(field, std::string(positive ? "must be" : "must be 0 or") + " at least " +
+                      format_number(kMinPositive) +
+                      " (smaller values underflow, or overflow as reciprocals, in the products "
+                      "a step forms, such as viscosity * dt / h^2)" + got);
+    }
     return value;
   }
 
+  double read_positive(const Field& field) const { return read_number(field, Range::Positive); }
+
   double read_non_negative(const Field& field) const {
-    const double value = read_number(field);
-    if (!(value >= 0.0)) fail(field, "must be >= 0, " + describe(field.node));
-    return value;
+    return read_number(field, Range::NonNegative);
+  }
+
+  double read_zero_or_positive(const Field& field) const {
+    return read_number(field, Range::ZeroOrPositive);
   }
 
   long long read_integer(const Field& field, const char* expectation) const {
@@ -363,7 +449,7 @@ public:
     return value;
   }
 
-  /// Reads a list of exactly `dim` finite numbers; `check` validates each entry.
+  /// Reads a list of exactly `dim` numbers; `check` reads each entry (read_number by default).
   template <typename Check>
   std::array<double, 3> read_vector(const Field& field, int dim, Check check) const {
     const std::string expectation = "expected a list of " + std::to_string(dim) + " numbers";
@@ -424,6 +510,10 @@ private:
   DebugConfig parse_debug(const std::optional<Field>& field) const;
   CatalystConfig parse_catalyst(const std::optional<Field>& field, const OutputConfig& output,
                                 const GridConfig& grid) const;
+
+  /// Checks that the frames and steps the job implies fit the numbers in their file names
+  /// (kMaxFrames, kMaxSteps).
+  void check_run_length(const MapReader& top, const JobConfig& job) const;
 
   std::string source_;
   mutable std::size_t entries_read_ = 0;
@@ -561,6 +651,16 @@ JobConfig JobParser::parse(const std::string& text) const {
   } else {
     job.name = default_name(source_);
   }
+  if (job.name.size() > kMaxNameBytes) {
+    const auto name = top.find("name");
+    const std::string which =
+        name ? "is " : "the run name taken from the job file's name (no name is given) is ";
+    fail(name ? name->line : root.line, "name",
+         which + std::to_string(job.name.size()) + " characters long, more than " +
+             std::to_string(kMaxNameBytes) + ": the longest file name a run derives from it, " +
+             "<name>_failed_step<step>_000000.h5.tmp, must fit in " +
+             std::to_string(kMaxFileNameBytes) + " bytes");
+  }
 
   // The grid fixes the dimension that every vector below is checked against and the halo that
   // some schemes need, and the scalars must be known before inflow faces and buoyancy can name
@@ -582,7 +682,46 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.debug = parse_debug(top.find("debug"));
   job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
+  check_run_length(top, job);
   return job;
+}
+
+void JobParser::check_run_length(const MapReader& top, const JobConfig& job) const {
+  const TimeConfig& time = job.time;
+  // Output times k * interval count as reached within a billionth of the interval, as
+  // Simulation::run counts them.
+  const double interval = job.output.interval;
+  const double output_times = interval > 0.0 ? std::floor(time.end / interval + 1e-9) : 0.0;
+  const double frames = output_times + (job.output.initial_frame ? 1.0 : 0.0);
+  if (frames > static_cast<double>(kMaxFrames)) {
+    const Field field = *MapReader(*this, *top.find("output"), true).find("interval");
+    fail(field, "time.end / output.interval gives " + format_number(frames) + " frames" +
+                    (job.output.initial_frame ? " (with the initial one)" : "") +
+                    ", more than the " + std::to_string(kMaxFrames) + " that 6-digit frame "
+                    "numbers (<name>_NNNNNN.h5) allow, " + describe(field.node));
+  }
+
+  // A step is stretched onto an output time or the end when it falls short by less than a
+  // millionth of itself (Simulation::run), hence the 1e-6. A fixed step takes exactly this many
+  // steps, plus at most one per output time where a step is cut short to land on it; an adaptive
+  // step takes at least end / dt_max steps.
+  const MapReader map(*this, top.require("time"), false);
+  const bool fixed = time.dt > 0.0;
+  const double step = fixed ? time.dt : time.dt_max;
+  const double steps = std::max(1.0, std::ceil(time.end / step - 1e-6));
+  const double most = fixed ? steps + output_times : steps;
+  if (most > static_cast<double>(kMaxSteps)) {
+    const Field field = *map.find(fixed ? "dt" : "dt_max");
+    std::string count = fixed ? "time.end / time.dt gives " + format_number(steps) + " steps"
+                              : "time.end / time.dt_max gives at least " +
+                                    format_number(steps) + " steps";
+    if (fixed && output_times > 0.0 && steps <= static_cast<double>(kMaxSteps)) {
+      count += " and up to " + format_number(output_times) + " more cut short at output times";
+    }
+    fail(field, count + ", more than the " + std::to_string(kMaxSteps) + " that 8-digit step "
+                "numbers in checkpoint names (<name>_checkpoint_NNNNNNNN.h5) allow, " +
+                describe(field.node));
+  }
 }
 
 GridConfig JobParser::parse_grid(const MapReader& top) const {
@@ -652,6 +791,12 @@ GridConfig JobParser::parse_grid(const MapReader& top) const {
     for (int a = grid.dim; a < 3; ++a) grid.size[a] = 1.0;
   }
   if (auto origin = map.find("origin")) grid.origin = read_vector(*origin, grid.dim);
+  for (int a = 0; a < grid.dim; ++a) {
+    // Only an origin far from 0 can make cells too small for their coordinates (see
+    // kMinCellFraction), and then origin is given.
+    const std::string problem = cell_size_problem(grid, a);
+    if (!problem.empty()) fail(element(*map.find("origin"), a), problem);
+  }
 
   if (auto halo = map.find("halo")) {
     const long long h = read_integer(*halo, "expected an integer");
@@ -1083,7 +1228,8 @@ BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
     buoyancy.ambient_temperature = read_number(*ambient);
   }
   if (auto up = map.find("up")) {
-    const std::array<double, 3> v = read_vector(*up, dim);
+    const std::array<double, 3> v =
+        read_vector(*up, dim, [this](const Field& f) { return read_finite(f); });
     // Scaled by the largest entry first, so that squaring cannot overflow or underflow.
     double scale = 0.0;
     for (double c : v) scale = std::max(scale, std::abs(c));
@@ -1161,7 +1307,7 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
   if (!field) return solver;
   const MapReader map(*this, *field, true, {"tolerance", "absolute_tolerance", "max_iterations"});
   if (auto tolerance = map.find("tolerance")) {
-    solver.rtol = read_number(*tolerance);
+    solver.rtol = read_finite(*tolerance);
     if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {
       fail(*tolerance, "must be > 0 and < 1, " + describe(tolerance->node));
     }
@@ -1213,7 +1359,7 @@ TimeConfig JobParser::parse_time(const MapReader& top) const {
     }
     time.dt_max = read_positive(*dt_max);
     if (auto dt_min = map.find("dt_min")) {
-      time.dt_min = read_non_negative(*dt_min);
+      time.dt_min = read_zero_or_positive(*dt_min);
       if (time.dt_min > time.dt_max) {
         fail(*dt_min, "must be at most " + path + ".dt_max = " + format_number(time.dt_max) +
                           ", " + describe(dt_min->node));
@@ -1235,7 +1381,7 @@ OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
     output.directory = read_string(*directory);
     if (output.directory.empty()) fail(*directory, "must not be empty");
   }
-  if (auto interval = map.find("interval")) output.interval = read_non_negative(*interval);
+  if (auto interval = map.find("interval")) output.interval = read_zero_or_positive(*interval);
   if (auto initial = map.find("initial_frame")) output.initial_frame = read_bool(*initial);
   return output;
 }
@@ -1261,7 +1407,7 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
     }
     checkpoint.every_steps = static_cast<PetscInt>(n);
   }
-  if (auto time = map.find("every_time")) checkpoint.every_time = read_non_negative(*time);
+  if (auto time = map.find("every_time")) checkpoint.every_time = read_zero_or_positive(*time);
   if (auto wall = map.find("every_wall_seconds")) {
     checkpoint.every_wall_seconds = read_non_negative(*wall);
   }
@@ -1527,6 +1673,13 @@ void resolve_ranks(JobConfig& job, int ranks) {
                    std::to_string(ranks) + " ranks (" + layout + ") is " +
                    std::to_string(unknowns) + " unknowns, but PETSc here uses 32-bit indices "
                    "and allows at most " + std::to_string(kMaxIndex));
+  }
+  for (int a = 0; a < grid.dim; ++a) {
+    const std::string problem = cell_size_problem(grid, a);
+    if (!problem.empty()) {
+      throw JobError(job.source + ": grid.origin[" + std::to_string(a) + "]: on " +
+                     std::to_string(ranks) + " ranks, " + problem);
+    }
   }
 }
 

@@ -6,9 +6,10 @@
 # exactly one "stablefluids: error:" line naming the job file, and create neither the output
 # nor the checkpoint directory the mutant names. Mutants are generated deterministically (fixed
 # seed, Python standard library only), so a failure reproduces. After them come fixed cases, each
-# with the exact start of its message: job files that are not regular files (a FIFO, /dev/zero, a
-# directory) or exceed 1 MiB, which must be refused without being read (the timeout turns a hang
-# there into a failure), and 1 MiB of unknown keys, which must be refused at the first.
+# with the exact start of its message: values beyond the limits of jobs/README.md ("Limits"); job
+# files that are not regular files (a FIFO, /dev/zero, a directory) or exceed 1 MiB, which must be
+# refused without being read (the timeout turns a hang there into a failure); and 1 MiB of unknown
+# keys, which must be refused at the first.
 # usage: fuzz_cli.sh <stablefluids executable> <mpiexec>   (FUZZ_CLI_COUNT=N to change the 40)
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2  # runs happen elsewhere
@@ -142,7 +143,34 @@ for n in range(count):
     with open(case(d, name, "mutant.yaml"), "w") as f:
         f.write(text.replace("@DIR@", os.path.join(d, "run")))
 
-# Fixed cases: job files that must be refused without being read.
+# Fixed cases: (what, the change to BASE, the start of the message).
+LIMITS = [
+    ("viscosity of 1e308", ("viscosity: 0.001", "viscosity: 1e308"),
+     "mutant.yaml:22: fluid.viscosity: must be at most 1e+30 in magnitude"),
+    ("gravity of -1e308", ("gravity: [0.0, -1.0]", "gravity: [0.0, -1e308]"),
+     "mutant.yaml:24: forces.gravity[1]: must be at most 1e+30 in magnitude"),
+    ("subnormal dt", ("dt: 0.01", "dt: 4.9e-324"),
+     "mutant.yaml:28: time.dt: must be at least 1e-30"),
+    ("subnormal size", ("size: [1.0, 1.0]", "size: [1.0, 4.9e-324]"),
+     "mutant.yaml:10: grid.size[1]: must be at least 1e-30"),
+    ("output interval of 1e-300", ("interval: 0.1", "interval: 1e-300"),
+     "mutant.yaml:3: output.interval: must be 0 or at least 1e-30"),
+    ("10^8 frames", ("interval: 0.1", "interval: 1e-9"),
+     "mutant.yaml:3: output.interval: time.end / output.interval gives "),
+    ("10^9 steps", ("dt: 0.01", "dt: 1e-10"),
+     "mutant.yaml:28: time.dt: time.end / time.dt gives "),
+    ("origin too far out for the cells",
+     ("size: [1.0, 1.0]", "size: [1.0, 1.0]\n  origin: [1e20, 0.0]"),
+     "mutant.yaml:11: grid.origin[0]: the cells along x are 0.0625 wide"),
+    ("name of 230 characters", ("debug:\n", "name: %s\ndebug:\n" % ("n" * 230)),
+     "mutant.yaml:30: name: is 230 characters long, more than 219"),
+]
+for i, (kind, (old, new), expect) in enumerate(LIMITS):
+    assert old in BASE, old
+    d = os.path.join(work, "limit_%02d" % i)
+    with open(case(d, kind, expect), "w") as f:
+        f.write(BASE.replace(old, new, 1).replace("@DIR@", os.path.join(d, "run")))
+
 refused = "cannot read job file 'mutant.yaml': "
 os.mkfifo(case(os.path.join(work, "file_fifo"), "a FIFO",
                refused + "it is a FIFO, not a regular file"))
