@@ -6,6 +6,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+// yaml-cpp recurses once per level of YAML nesting. Before 0.7 nothing bounds that recursion, so
+// a job of a few hundred kilobytes of "[[[[..." overflows the stack; 0.7 added a depth guard,
+// which this header declares.
+#if !__has_include(<yaml-cpp/depthguard.h>)
+#error "yaml-cpp 0.7 or newer is needed: older versions crash on deeply nested YAML"
+#endif
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -23,8 +31,13 @@
 #include <sstream>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 namespace sf {
@@ -54,6 +67,59 @@ constexpr long long kMaxIndex = 2147483647LL;
 
 constexpr int kMinHalo = 1;
 constexpr int kMaxHalo = 16;
+
+// ---------------------------------------------------------------------------------------------
+// Limits on what a job may ask for (jobs/README.md "Limits"). Each keeps a job that passes
+// validation from failing at its first step or never ending; the reasoning is given with each.
+
+/// Largest magnitude of a physical value (lengths, positions, times, velocities, coefficients,
+/// scalar values), and kMinPositive, its reciprocal, the smallest value of one that must be > 0
+/// (lengths, steps, times, rates). A step multiplies up to two such values by reciprocals of the
+/// cell size h, the largest product being the implicit diffusion number nu dt / h^2 of
+/// (I - nu dt lap). With every value in [1e-30, 1e30] and h >= 1e-30 / 2^31 (the smallest size
+/// cut into the most cells), nu dt / h^2 <= 1e30 * 1e30 / (4.7e-40)^2 = 4.6e138, and even its
+/// square summed over the 2^31 unknowns of the largest grid, as a 2-norm does, is 4.5e286 <
+/// DBL_MAX = 1.8e308. With 1e100 instead, that product alone would overflow. The lower bound also
+/// keeps out subnormal numbers (below 2.2e-308), which carry fewer digits. The SI values of any
+/// continuum flow, from nanofluidics to galaxies, lie well inside [1e-30, 1e30].
+constexpr double kMaxMagnitude = 1e30;
+constexpr double kMinPositive = 1e-30;
+
+/// A cell must be at least this fraction of the largest |coordinate| on its axis. Departure
+/// points and interpolation weights are computed from coordinates, which a double resolves to
+/// 2.2e-16 of their magnitude, so this keeps about 4500 distinct positions in every cell. As
+/// h / size >= 1 / 2^31 anyway, only an origin far from 0 compared with the size can break it.
+constexpr double kMinCellFraction = 1e-12;
+
+/// Frames are numbered with 6 digits, <name>_NNNNNN.h5 (io/hdf5_writer.cpp): 000000 to 999999.
+/// A 7-digit frame would still be written, but out of order for every tool that sorts names.
+constexpr long long kMaxFrames = 1000000;
+
+/// Checkpoints carry the step in 8 digits, <name>_checkpoint_NNNNNNNN.h5, and io/checkpoint.cpp
+/// finds only names of exactly that form again, to restart from or to prune. A run past step
+/// 99999999 would write checkpoints that --restart latest ignores and `keep` never removes. (The
+/// step counter itself, a 32-bit PetscInt, would last until 2147483647.)
+constexpr long long kMaxSteps = 99999999;
+
+/// NAME_MAX of Linux file systems (ext4, XFS, Lustre, GPFS): the bytes of one path component.
+constexpr std::size_t kMaxFileNameBytes = 255;
+/// What the longest file name a run derives from its name adds to it: a failure dump's frame
+/// while it is being written, <name>_failed_step<step>_000000.h5.tmp (src/simulation.cpp,
+/// io/hdf5_writer.cpp), with a step of up to 10 digits (under an adaptive step the step count is
+/// not bounded in advance, so the 32-bit counter's 2147483647 is assumed). The others are
+/// shorter: _checkpoint_NNNNNNNN.h5.tmp (27), _timings.json.tmp (18), _NNNNNN.h5.tmp (14),
+/// _steps.csv (10), .xmf.tmp (8).
+constexpr std::size_t kLongestNameSuffix =
+    sizeof("_failed_step") - 1 + 10 + sizeof("_000000.h5.tmp") - 1;
+constexpr std::size_t kMaxNameBytes = kMaxFileNameBytes - kLongestNameSuffix;
+
+/// Largest job file read, in bytes (1 MiB); the jobs shipped are under 5 KB. It bounds yaml-cpp's
+/// load, which builds the whole document before a key is checked. With yaml-cpp 0.7.0, in a fresh
+/// process (best of 5, this project's 2-core machine), 1 MiB took 0.45 s as 87381 unknown keys,
+/// 0.70 s as a block list of 262143 entries, 1.2 s as a flow list of 524286 numbers (the slowest
+/// form found), and 0.44 to 0.53 s as `{a: {a: ...` or `[[[...` until yaml-cpp's depth guard
+/// stopped it at 500 levels (indented nesting: 0.01 s). The parser adds under 0.02 s to that.
+constexpr long long kMaxJobFileBytes = 1 << 20;
 
 constexpr const char* kAxisNames[3] = {"x", "y", "z"};
 constexpr const char* kSideNames[2] = {"lower", "upper"};
@@ -208,19 +274,37 @@ bool is_declared(const std::vector<ScalarConfig>& scalars, const std::string& na
                      [&](const ScalarConfig& s) { return s.name == name; });
 }
 
-/// "declared scalars: a, b" or "no scalars are declared", for unknown-scalar messages.
+/// "declared scalars: a, b" or "no scalars are declared", for unknown-scalar messages. A long
+/// list is cut after a few names, so that the message stays one readable line.
 std::string declared_scalars(const std::vector<ScalarConfig>& scalars) {
   if (scalars.empty()) return "no scalars are declared";
+  constexpr std::size_t kShown = 10;
   std::vector<std::string> names;
-  for (const ScalarConfig& s : scalars) names.push_back(s.name);
+  for (std::size_t i = 0; i < scalars.size() && i < kShown; ++i) names.push_back(scalars[i].name);
+  if (scalars.size() > kShown) {
+    names.push_back("and " + std::to_string(scalars.size() - kShown) + " more");
+  }
   return "declared scalars: " + join(names);
+}
+
+/// What is wrong with the cells along axis `a` if they are too small for a double to tell
+/// positions within them apart at their distance from 0 (kMinCellFraction); empty if nothing.
+std::string cell_size_problem(const GridConfig& grid, int a) {
+  const double h = grid.size[a] / static_cast<double>(grid.cells[a]);
+  const double largest =
+      std::max(std::abs(grid.origin[a]), std::abs(grid.origin[a] + grid.size[a]));
+  if (h >= kMinCellFraction * largest) return "";
+  return std::string("the cells along ") + kAxisNames[a] + " are " + format_number(h) +
+         " wide (size / cells), less than " + format_number(kMinCellFraction) +
+         " of the largest |coordinate| on that axis, " + format_number(largest) +
+         ": a double could not tell positions within a cell apart";
 }
 
 class JobParser;
 
 /// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
 /// class rather than YAML::Node::operator[] because yaml-cpp silently keeps duplicate keys and
-/// its lookup would then quietly pick one of them.
+/// its lookup would then quietly pick one of them. Reading a map takes time linear in its size.
 class MapReader {
 public:
   struct Entry {
@@ -228,7 +312,14 @@ public:
     Field value;
   };
 
-  MapReader(const JobParser& parser, const Field& field, bool allow_null);
+  /// A map that may hold any keys (scalar names, for example).
+  MapReader(const JobParser& parser, const Field& field, bool allow_null)
+      : MapReader(parser, field, allow_null, nullptr) {}
+  /// A map whose keys must all be in `allowed`: the first that is not is reported as it is met,
+  /// so parsing stops at the first error, however many entries follow it.
+  MapReader(const JobParser& parser, const Field& field, bool allow_null,
+            const std::vector<std::string>& allowed)
+      : MapReader(parser, field, allow_null, &allowed) {}
 
   /// Rejects every key not in `allowed`; `context` refines the message for maps whose valid keys
   /// depend on their `type`.
@@ -240,9 +331,15 @@ public:
   const Field& field() const { return field_; }
 
 private:
+  MapReader(const JobParser& parser, const Field& field, bool allow_null,
+            const std::vector<std::string>* allowed);
+  void fail_unknown(const Entry& entry, const std::vector<std::string>& allowed,
+                    const std::string& context) const;
+
   const JobParser& parser_;
   Field field_;
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::size_t> index_;  // key -> position in entries_
 };
 
 class JobParser {
@@ -270,7 +367,9 @@ public:
     return field.node.Scalar();
   }
 
-  double read_number(const Field& field) const {
+  /// A finite number in no particular range. Only forces.buoyancy.up is read this way, because
+  /// only its direction is used; every other number goes through read_number.
+  double read_finite(const Field& field) const {
     if (!field.node.IsScalar()) fail(field, "expected a number, " + describe(field.node));
     double value = 0.0;
     switch (parse_double(field.node.Scalar(), value)) {
@@ -286,16 +385,46 @@ public:
     fail(field, "expected a number, " + describe(field.node));
   }
 
-  double read_positive(const Field& field) const {
-    const double value = read_number(field);
-    if (!(value > 0.0)) fail(field, "must be > 0, " + describe(field.node));
+  /// The values a numeric key takes. All are bounded by kMaxMagnitude, for the reason given there.
+  enum class Range {
+    Any,             // a physical value of either sign
+    NonNegative,     // a coefficient, where 0 switches its term off
+    Positive,        // a length, step, time or rate: at least kMinPositive
+    ZeroOrPositive,  // 0, which switches something off, or as Positive
+  };
+
+  /// The one reader of numbers: finite, of the right sign, and within the limits of `range`.
+  double read_number(const Field& field, Range range = Range::Any) const {
+    const double value = read_finite(field);
+    const std::string got = ", " + describe(field.node);
+    const bool positive = range == Range::Positive;
+    const bool zero_or_positive = range == Range::ZeroOrPositive;
+    if (positive && !(value > 0.0)) fail(field, "must be > 0" + got);
+    if ((range == Range::NonNegative || zero_or_positive) && !(value >= 0.0)) {
+      fail(field, "must be >= 0" + got);
+    }
+    if (std::abs(value) > kMaxMagnitude) {
+      fail(field, "must be at most " + format_number(kMaxMagnitude) +
+                      " in magnitude (larger values overflow in the products a step forms, such "
+                      "as viscosity * dt / h^2)" + got);
+    }
+    if ((positive || zero_or_positive) && value != 0.0 && value < kMinPositive) {
+      fail(field, std::string(positive ? "must be" : "must be 0 or") + " at least " +
+                      format_number(kMinPositive) +
+                      " (smaller values underflow, or overflow as reciprocals, in the products "
+                      "a step forms, such as viscosity * dt / h^2)" + got);
+    }
     return value;
   }
 
+  double read_positive(const Field& field) const { return read_number(field, Range::Positive); }
+
   double read_non_negative(const Field& field) const {
-    const double value = read_number(field);
-    if (!(value >= 0.0)) fail(field, "must be >= 0, " + describe(field.node));
-    return value;
+    return read_number(field, Range::NonNegative);
+  }
+
+  double read_zero_or_positive(const Field& field) const {
+    return read_number(field, Range::ZeroOrPositive);
   }
 
   long long read_integer(const Field& field, const char* expectation) const {
@@ -320,7 +449,7 @@ public:
     return value;
   }
 
-  /// Reads a list of exactly `dim` finite numbers; `check` validates each entry.
+  /// Reads a list of exactly `dim` numbers; `check` reads each entry (read_number by default).
   template <typename Check>
   std::array<double, 3> read_vector(const Field& field, int dim, Check check) const {
     const std::string expectation = "expected a list of " + std::to_string(dim) + " numbers";
@@ -346,8 +475,10 @@ public:
 private:
   /// The entries of an optional list; a list that is left out or left empty has none.
   std::vector<Field> list_items(const std::optional<Field>& field, const std::string& what) const;
-  /// The region described by the region keys of `map` (shape and the keys that shape takes),
-  /// which may hold `extra` keys of its own besides them.
+  /// Reads the map of an item that describes a region (a blob, a source, an obstacle, ...): its
+  /// keys must be region keys (shape and the keys of any shape) or the item's own `extra` keys.
+  MapReader region_reader(const Field& field, const std::vector<std::string>& extra) const;
+  /// The region described by `map`, read by region_reader with the same `extra` keys.
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
 
   GridConfig parse_grid(const MapReader& top) const;
@@ -380,15 +511,36 @@ private:
   CatalystConfig parse_catalyst(const std::optional<Field>& field, const OutputConfig& output,
                                 const GridConfig& grid) const;
 
+  /// Checks that the frames and steps the job implies fit the numbers in their file names
+  /// (kMaxFrames, kMaxSteps).
+  void check_run_length(const MapReader& top, const JobConfig& job) const;
+
   std::string source_;
+  mutable std::size_t entries_read_ = 0;
+  mutable std::size_t max_entries_ = 0;
 
 public:
+  /// Counts one map entry or list item read, at `line` and `path`. Each takes at least one byte
+  /// of text, so a job without YAML aliases holds fewer of them than it has bytes. An alias
+  /// (*name) repeats a whole anchored list or map, though, and nested ones could make a file
+  /// well under the size limit expand into billions of blobs or obstacles; the parser stops
+  /// once it has read more entries than the text (at least kMaxJobFileBytes) has bytes.
+  void count_entry(int line, const std::string& path) const {
+    if (++entries_read_ > max_entries_) {
+      fail(line, path, "YAML aliases (*name) expand the job beyond " +
+                           std::to_string(max_entries_) + " map entries and list items, more "
+                           "than a job file of at most " + std::to_string(max_entries_) +
+                           " bytes holds without them");
+    }
+  }
+
   /// The line of grid.cells in the last parsed job (0 if unknown), for the memory check in
   /// load_job, which runs after parsing and must still point at the key.
   mutable int cells_line_ = 0;
 };
 
-MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null)
+MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null,
+                     const std::vector<std::string>* allowed)
     : parser_(parser), field_(field) {
   // An optional section left empty (often with its contents commented out) is a null node; it
   // is read as an empty map so that its defaults apply.
@@ -403,35 +555,44 @@ MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_nul
     }
     const std::string key = key_node.Scalar();
     const std::string path = field.path.empty() ? key : field.path + "." + key;
-    for (const Entry& seen : entries_) {
-      if (seen.key == key) {
-        parser.fail(key_line, path,
-                    "duplicate key (first given on line " + std::to_string(seen.value.line) + ")");
-      }
-    }
+    parser.count_entry(key_line, path);
     // A null value has no content of its own, and yaml-cpp marks it at the start of whatever
     // follows; the key's line is where the user has to look.
     const int value_line = value.IsNull() || line_of(value) == 0 ? key_line : line_of(value);
-    entries_.push_back(Entry{key, Field{value, path, value_line}});
+    Entry entry{key, Field{value, path, value_line}};
+    if (allowed != nullptr &&
+        std::find(allowed->begin(), allowed->end(), key) == allowed->end()) {
+      fail_unknown(entry, *allowed, "");
+    }
+    const auto [seen, inserted] = index_.emplace(key, entries_.size());
+    if (!inserted) {
+      parser.fail(key_line, path,
+                  "duplicate key (first given on line " +
+                      std::to_string(entries_[seen->second].value.line) + ")");
+    }
+    entries_.push_back(std::move(entry));
   }
+}
+
+void MapReader::fail_unknown(const Entry& entry, const std::vector<std::string>& allowed,
+                             const std::string& context) const {
+  parser_.fail(entry.value.line, entry.value.path,
+               "unknown key" + context + " (expected one of: " + join(allowed) + ")");
 }
 
 void MapReader::allow_only(const std::vector<std::string>& allowed,
                            const std::string& context) const {
   for (const Entry& entry : entries_) {
-    const bool known = std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end();
-    if (!known) {
-      parser_.fail(entry.value.line, entry.value.path,
-                   "unknown key" + context + " (expected one of: " + join(allowed) + ")");
+    if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
+      fail_unknown(entry, allowed, context);
     }
   }
 }
 
 std::optional<Field> MapReader::find(const std::string& key) const {
-  for (const Entry& entry : entries_) {
-    if (entry.key == key) return entry.value;
-  }
-  return std::nullopt;
+  const auto found = index_.find(key);
+  if (found == index_.end()) return std::nullopt;
+  return entries_[found->second].value;
 }
 
 Field MapReader::require(const std::string& key) const {
@@ -441,15 +602,29 @@ Field MapReader::require(const std::string& key) const {
 }
 
 JobConfig JobParser::parse(const std::string& text) const {
+  entries_read_ = 0;
+  max_entries_ = std::max(text.size(), static_cast<std::size_t>(kMaxJobFileBytes));
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's parser recurses once per level of nesting; from 0.7 on it stops at a fixed
+    // depth rather than overflow the stack (see the #error above), with the message "bad file".
+    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
+    fail(line, "", "YAML nesting too deep: yaml-cpp reads lists and maps nested at most " +
+                       std::to_string(e.depth() - 1) + " levels deep (a job needs fewer than 10)");
   } catch (const YAML::Exception& e) {
     const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     fail(line, "", "YAML syntax error: " + e.msg);
   }
-  if (documents.empty() || !documents.front().IsMap()) {
-    fail(0, "", "expected a map of job settings at the top level");
+  // An empty file, or one of comments only, has no document (or a null one) and no line of its
+  // own; line 1 is where to look.
+  if (documents.empty()) {
+    fail(1, "", "expected a map of job settings at the top level, got nothing");
+  }
+  if (!documents.front().IsMap()) {
+    fail(std::max(line_of(documents.front()), 1), "",
+         "expected a map of job settings at the top level, " + describe(documents.front()));
   }
   // yaml-cpp's Load() would silently ignore everything after a "---"; a second document is far
   // more likely a pasting accident than intent.
@@ -458,10 +633,10 @@ JobConfig JobParser::parse(const std::string& text) const {
   }
 
   const Field root{documents.front(), "", line_of(documents.front())};
-  const MapReader top(*this, root, false);
-  top.allow_only({"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection", "forces",
-                  "obstacles", "time", "pressure", "diffusion", "output", "checkpoint", "debug",
-                  "catalyst", "petsc_options"});
+  const MapReader top(*this, root, false,
+                      {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
+                       "forces", "obstacles", "time", "pressure", "diffusion", "output",
+                       "checkpoint", "debug", "catalyst", "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -475,6 +650,16 @@ JobConfig JobParser::parse(const std::string& text) const {
     }
   } else {
     job.name = default_name(source_);
+  }
+  if (job.name.size() > kMaxNameBytes) {
+    const auto name = top.find("name");
+    const std::string which =
+        name ? "is " : "the run name taken from the job file's name (no name is given) is ";
+    fail(name ? name->line : root.line, "name",
+         which + std::to_string(job.name.size()) + " characters long, more than " +
+             std::to_string(kMaxNameBytes) + ": the longest file name a run derives from it, " +
+             "<name>_failed_step<step>_000000.h5.tmp, must fit in " +
+             std::to_string(kMaxFileNameBytes) + " bytes");
   }
 
   // The grid fixes the dimension that every vector below is checked against and the halo that
@@ -497,12 +682,51 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.debug = parse_debug(top.find("debug"));
   job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
+  check_run_length(top, job);
   return job;
 }
 
+void JobParser::check_run_length(const MapReader& top, const JobConfig& job) const {
+  const TimeConfig& time = job.time;
+  // Output times k * interval count as reached within a billionth of the interval, as
+  // Simulation::run counts them.
+  const double interval = job.output.interval;
+  const double output_times = interval > 0.0 ? std::floor(time.end / interval + 1e-9) : 0.0;
+  const double frames = output_times + (job.output.initial_frame ? 1.0 : 0.0);
+  if (frames > static_cast<double>(kMaxFrames)) {
+    const Field field = *MapReader(*this, *top.find("output"), true).find("interval");
+    fail(field, "time.end / output.interval gives " + format_number(frames) + " frames" +
+                    (job.output.initial_frame ? " (with the initial one)" : "") +
+                    ", more than the " + std::to_string(kMaxFrames) + " that 6-digit frame "
+                    "numbers (<name>_NNNNNN.h5) allow, " + describe(field.node));
+  }
+
+  // A step is stretched onto an output time or the end when it falls short by less than a
+  // millionth of itself (Simulation::run), hence the 1e-6. A fixed step takes exactly this many
+  // steps, plus at most one per output time where a step is cut short to land on it; an adaptive
+  // step takes at least end / dt_max steps.
+  const MapReader map(*this, top.require("time"), false);
+  const bool fixed = time.dt > 0.0;
+  const double step = fixed ? time.dt : time.dt_max;
+  const double steps = std::max(1.0, std::ceil(time.end / step - 1e-6));
+  const double most = fixed ? steps + output_times : steps;
+  if (most > static_cast<double>(kMaxSteps)) {
+    const Field field = *map.find(fixed ? "dt" : "dt_max");
+    std::string count = fixed ? "time.end / time.dt gives " + format_number(steps) + " steps"
+                              : "time.end / time.dt_max gives at least " +
+                                    format_number(steps) + " steps";
+    if (fixed && output_times > 0.0 && steps <= static_cast<double>(kMaxSteps)) {
+      count += " and up to " + format_number(output_times) + " more cut short at output times";
+    }
+    fail(field, count + ", more than the " + std::to_string(kMaxSteps) + " that 8-digit step "
+                "numbers in checkpoint names (<name>_checkpoint_NNNNNNNN.h5) allow, " +
+                describe(field.node));
+  }
+}
+
 GridConfig JobParser::parse_grid(const MapReader& top) const {
-  const MapReader map(*this, top.require("grid"), false);
-  map.allow_only({"cells", "cells_per_rank", "size", "origin", "halo"});
+  const MapReader map(*this, top.require("grid"), false,
+                      {"cells", "cells_per_rank", "size", "origin", "halo"});
 
   GridConfig grid;
   // Exactly one of `cells` (the whole grid) and `cells_per_rank` (weak scaling).
@@ -567,6 +791,12 @@ GridConfig JobParser::parse_grid(const MapReader& top) const {
     for (int a = grid.dim; a < 3; ++a) grid.size[a] = 1.0;
   }
   if (auto origin = map.find("origin")) grid.origin = read_vector(*origin, grid.dim);
+  for (int a = 0; a < grid.dim; ++a) {
+    // Only an origin far from 0 can make cells too small for their coordinates (see
+    // kMinCellFraction), and then origin is given.
+    const std::string problem = cell_size_problem(grid, a);
+    if (!problem.empty()) fail(element(*map.find("origin"), a), problem);
+  }
 
   if (auto halo = map.find("halo")) {
     const long long h = read_integer(*halo, "expected an integer");
@@ -600,8 +830,8 @@ std::vector<ScalarConfig> JobParser::parse_scalars(const std::optional<Field>& f
       fail(entry.value, "invalid scalar name '" + scalar.name +
                             "' (use letters, digits and '_', not starting with a digit)");
     }
-    const MapReader settings(*this, entry.value, true);
-    settings.allow_only({"background", "initial", "diffusion", "dissipation", "sources"});
+    const MapReader settings(*this, entry.value, true,
+                             {"background", "initial", "diffusion", "dissipation", "sources"});
     if (auto background = settings.find("background")) {
       scalar.background = read_number(*background);
     }
@@ -629,8 +859,24 @@ std::vector<Field> JobParser::list_items(const std::optional<Field>& field,
   if (!field->node.IsSequence()) {
     fail(*field, "expected a list of " + what + ", " + describe(field->node));
   }
-  for (std::size_t i = 0; i < field->node.size(); ++i) items.push_back(element(*field, i));
+  for (std::size_t i = 0; i < field->node.size(); ++i) {
+    items.push_back(element(*field, i));
+    count_entry(items.back().line, items.back().path);
+  }
   return items;
+}
+
+/// The keys of a region's `shape_keys` plus the item's own `extra` keys.
+std::vector<std::string> with_extra(std::vector<std::string> shape_keys,
+                                    const std::vector<std::string>& extra) {
+  shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
+  return shape_keys;
+}
+
+MapReader JobParser::region_reader(const Field& field,
+                                   const std::vector<std::string>& extra) const {
+  return MapReader(*this, field, false,
+                   with_extra({"shape", "center", "radius", "axis", "lower", "upper"}, extra));
 }
 
 Region JobParser::parse_region(const MapReader& map, int dim,
@@ -638,10 +884,8 @@ Region JobParser::parse_region(const MapReader& map, int dim,
   // The keys of one shape plus the item's own keys; every other key is an error, including one
   // that only another shape takes (a radius on a box would otherwise be silently ignored).
   const auto keys = [&extra](std::vector<std::string> shape_keys) {
-    shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
-    return shape_keys;
+    return with_extra(std::move(shape_keys), extra);
   };
-  map.allow_only(keys({"shape", "center", "radius", "axis", "lower", "upper"}));
   const Field shape = map.require("shape");
   const std::string name = read_string(shape);
 
@@ -690,17 +934,19 @@ Region JobParser::parse_region(const MapReader& map, int dim,
 }
 
 ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
-  const MapReader map(*this, field, false);
+  const std::vector<std::string> own = {"value"};
+  const MapReader map = region_reader(field, own);
   ScalarBlob blob;
-  blob.region = parse_region(map, dim, {"value"});
+  blob.region = parse_region(map, dim, own);
   blob.value = read_number(map.require("value"));
   return blob;
 }
 
 ScalarSource JobParser::parse_source(const Field& field, int dim) const {
-  const MapReader map(*this, field, false);
+  const std::vector<std::string> own = {"mode", "value", "velocity"};
+  const MapReader map = region_reader(field, own);
   ScalarSource source;
-  source.region = parse_region(map, dim, {"mode", "value", "velocity"});
+  source.region = parse_region(map, dim, own);
   if (auto mode = map.find("mode")) {
     const std::string name = read_string(*mode);
     if (name == "set") {
@@ -741,8 +987,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
   }
   if (!field) return;
 
-  const MapReader map(*this, *field, true);
-  map.allow_only({"x", "y", "z"});
+  const MapReader map(*this, *field, true, {"x", "y", "z"});
   for (int a = 0; a < 3; ++a) {
     const auto axis = map.find(kAxisNames[a]);
     if (!axis) continue;
@@ -760,8 +1005,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
       job.boundary[a][0].kind = kind;
       job.boundary[a][1].kind = kind;
     } else if (axis->node.IsMap()) {
-      const MapReader sides(*this, *axis, false);
-      sides.allow_only({"lower", "upper"});
+      const MapReader sides(*this, *axis, false, {"lower", "upper"});
       for (int s = 0; s < 2; ++s) {
         if (auto side = sides.find(kSideNames[s])) {
           job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
@@ -795,8 +1039,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   if (!field.node.IsMap()) {
     fail(field, "expected a boundary type or a map with type, " + describe(field.node));
   }
-  const MapReader map(*this, field, false);
-  map.allow_only({"type", "velocity", "profile", "scalars"});
+  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
   if (face.kind == BoundaryKind::NoSlip) {
@@ -844,8 +1087,11 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
 
   if (auto carried = map.find("scalars")) {
     const MapReader values(*this, *carried, true);
+    // A set, so that many scalars named here against many declared cost linear time.
+    std::unordered_set<std::string> declared;
+    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
     for (const MapReader::Entry& entry : values.entries()) {
-      if (!is_declared(scalars, entry.key)) {
+      if (declared.count(entry.key) == 0) {
         fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
       }
       face.scalar_values[entry.key] = read_number(entry.value);
@@ -857,13 +1103,11 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
 VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int dim) const {
   VelocityInit velocity;
   if (!field) return velocity;
-  const MapReader section(*this, *field, true);
-  section.allow_only({"initial"});
+  const MapReader section(*this, *field, true, {"initial"});
   const auto initial = section.find("initial");
   if (!initial) return velocity;
 
-  const MapReader map(*this, *initial, false);
-  map.allow_only({"type", "value", "center", "radius", "strength"});
+  const MapReader map(*this, *initial, false, {"type", "value", "center", "radius", "strength"});
   const Field type = map.require("type");
   const std::string name = read_string(type);
   if (name == "zero") {
@@ -894,8 +1138,7 @@ VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int di
 FluidConfig JobParser::parse_fluid(const std::optional<Field>& field) const {
   FluidConfig fluid;
   if (!field) return fluid;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"viscosity"});
+  const MapReader map(*this, *field, true, {"viscosity"});
   if (auto viscosity = map.find("viscosity")) fluid.viscosity = read_non_negative(*viscosity);
   return fluid;
 }
@@ -904,8 +1147,7 @@ AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
                                            const GridConfig& grid) const {
   AdvectionConfig advection;
   if (!field) return advection;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"scheme", "interpolation"});
+  const MapReader map(*this, *field, true, {"scheme", "interpolation"});
   if (auto scheme = map.find("scheme")) {
     const std::string name = read_string(*scheme);
     if (name == "semi_lagrangian") {
@@ -943,8 +1185,8 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   ForcesConfig forces;
   if (!field) return forces;
   const int dim = grid.dim;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
+  const MapReader map(*this, *field, true,
+                      {"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
   if (auto gravity = map.find("gravity")) forces.gravity = read_vector(*gravity, dim);
   if (auto buoyancy = map.find("buoyancy")) {
     forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
@@ -960,9 +1202,10 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   }
   if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
   for (const Field& item : list_items(map.find("regions"), "force regions")) {
-    const MapReader region_map(*this, item, false);
+    const std::vector<std::string> own = {"acceleration"};
+    const MapReader region_map = region_reader(item, own);
     ForceRegion region;
-    region.region = parse_region(region_map, dim, {"acceleration"});
+    region.region = parse_region(region_map, dim, own);
     region.acceleration = read_vector(region_map.require("acceleration"), dim);
     forces.regions.push_back(region);
   }
@@ -973,8 +1216,8 @@ BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
                                          const std::vector<ScalarConfig>& scalars) const {
   BuoyancyConfig buoyancy;
   buoyancy.enabled = true;
-  const MapReader map(*this, field, true);
-  map.allow_only({"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
+  const MapReader map(*this, field, true,
+                      {"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
   if (auto density = map.find("density")) buoyancy.density_scalar = read_string(*density);
   if (auto temperature = map.find("temperature")) {
     buoyancy.temperature_scalar = read_string(*temperature);
@@ -985,7 +1228,8 @@ BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
     buoyancy.ambient_temperature = read_number(*ambient);
   }
   if (auto up = map.find("up")) {
-    const std::array<double, 3> v = read_vector(*up, dim);
+    const std::array<double, 3> v =
+        read_vector(*up, dim, [this](const Field& f) { return read_finite(f); });
     // Scaled by the largest entry first, so that squaring cannot overflow or underflow.
     double scale = 0.0;
     for (double c : v) scale = std::max(scale, std::abs(c));
@@ -1024,12 +1268,11 @@ void JobParser::check_buoyancy_scalar(const MapReader& map, const char* name_key
 WindConfig JobParser::parse_wind(const Field& field, int dim) const {
   WindConfig wind;
   wind.enabled = true;
-  const MapReader map(*this, field, true);
-  map.allow_only({"velocity", "rate", "region"});
+  const MapReader map(*this, field, true, {"velocity", "rate", "region"});
   wind.velocity = read_vector(map.require("velocity"), dim);
   wind.rate = read_positive(map.require("rate"));
   if (auto region = map.find("region")) {
-    const MapReader region_map(*this, *region, false);
+    const MapReader region_map = region_reader(*region, {});
     wind.region = parse_region(region_map, dim, {});
     wind.has_region = true;
   }
@@ -1040,9 +1283,10 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
                                                        int dim) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const MapReader map(*this, item, false);
+    const std::vector<std::string> own = {"boundary"};
+    const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
-    obstacle.region = parse_region(map, dim, {"boundary"});
+    obstacle.region = parse_region(map, dim, own);
     if (auto boundary = map.find("boundary")) {
       const std::string name = read_string(*boundary);
       if (name == "no-slip") {
@@ -1061,10 +1305,9 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
 
 SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver) const {
   if (!field) return solver;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"tolerance", "absolute_tolerance", "max_iterations"});
+  const MapReader map(*this, *field, true, {"tolerance", "absolute_tolerance", "max_iterations"});
   if (auto tolerance = map.find("tolerance")) {
-    solver.rtol = read_number(*tolerance);
+    solver.rtol = read_finite(*tolerance);
     if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {
       fail(*tolerance, "must be > 0 and < 1, " + describe(tolerance->node));
     }
@@ -1083,8 +1326,7 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
 }
 
 TimeConfig JobParser::parse_time(const MapReader& top) const {
-  const MapReader map(*this, top.require("time"), false);
-  map.allow_only({"dt", "cfl", "dt_min", "dt_max", "end"});
+  const MapReader map(*this, top.require("time"), false, {"dt", "cfl", "dt_min", "dt_max", "end"});
   const std::string& path = map.field().path;
   TimeConfig time;
   const auto dt = map.find("dt");
@@ -1117,7 +1359,7 @@ TimeConfig JobParser::parse_time(const MapReader& top) const {
     }
     time.dt_max = read_positive(*dt_max);
     if (auto dt_min = map.find("dt_min")) {
-      time.dt_min = read_non_negative(*dt_min);
+      time.dt_min = read_zero_or_positive(*dt_min);
       if (time.dt_min > time.dt_max) {
         fail(*dt_min, "must be at most " + path + ".dt_max = " + format_number(time.dt_max) +
                           ", " + describe(dt_min->node));
@@ -1134,13 +1376,13 @@ TimeConfig JobParser::parse_time(const MapReader& top) const {
 OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   OutputConfig output;
   if (!field) return output;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "interval", "initial_frame", "overwrite"});
+  const MapReader map(*this, *field, true,
+                      {"directory", "interval", "initial_frame", "overwrite"});
   if (auto directory = map.find("directory")) {
     output.directory = read_string(*directory);
     if (output.directory.empty()) fail(*directory, "must not be empty");
   }
-  if (auto interval = map.find("interval")) output.interval = read_non_negative(*interval);
+  if (auto interval = map.find("interval")) output.interval = read_zero_or_positive(*interval);
   if (auto initial = map.find("initial_frame")) output.initial_frame = read_bool(*initial);
   if (auto overwrite = map.find("overwrite")) output.overwrite = read_bool(*overwrite);
   return output;
@@ -1151,8 +1393,8 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
   CheckpointConfig checkpoint;
   checkpoint.directory = output.directory;
   if (!field) return checkpoint;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "every_steps", "every_time", "every_wall_seconds", "keep"});
+  const MapReader map(*this, *field, true,
+                      {"directory", "every_steps", "every_time", "every_wall_seconds", "keep"});
   if (auto directory = map.find("directory")) {
     checkpoint.directory = read_string(*directory);
     if (checkpoint.directory.empty()) fail(*directory, "must not be empty");
@@ -1167,7 +1409,7 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
     }
     checkpoint.every_steps = static_cast<PetscInt>(n);
   }
-  if (auto time = map.find("every_time")) checkpoint.every_time = read_non_negative(*time);
+  if (auto time = map.find("every_time")) checkpoint.every_time = read_zero_or_positive(*time);
   if (auto wall = map.find("every_wall_seconds")) {
     checkpoint.every_wall_seconds = read_non_negative(*wall);
   }
@@ -1186,8 +1428,7 @@ CheckpointConfig JobParser::parse_checkpoint(const std::optional<Field>& field,
 DebugConfig JobParser::parse_debug(const std::optional<Field>& field) const {
   DebugConfig debug;
   if (!field) return debug;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"dump_on_failure"});
+  const MapReader map(*this, *field, true, {"dump_on_failure"});
   if (auto dump = map.find("dump_on_failure")) debug.dump_on_failure = read_bool(*dump);
   return debug;
 }
@@ -1198,8 +1439,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   CatalystConfig catalyst;
   catalyst.directory = output.directory + "/catalyst";
   if (!field) return catalyst;
-  const MapReader map(*this, *field, true);
-  map.allow_only({"directory", "scripts"});
+  const MapReader map(*this, *field, true, {"directory", "scripts"});
   if (auto directory = map.find("directory")) {
     catalyst.directory = read_string(*directory);
     if (catalyst.directory.empty()) fail(*directory, "must not be empty");
@@ -1209,8 +1449,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   const std::string job_directory =
       source_.find('/') == std::string::npos ? "." : source_.substr(0, source_.rfind('/'));
   for (const Field& item : list_items(map.find("scripts"), "scripts")) {
-    const MapReader entry(*this, item, false);
-    entry.allow_only({"script", "every_steps", "every_time", "args"});
+    const MapReader entry(*this, item, false, {"script", "every_steps", "every_time", "args"});
     CatalystScript script;
     const Field path = entry.require("script");
     script.path = read_string(path);
@@ -1249,34 +1488,67 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   return catalyst;
 }
 
-/// Reads a whole file. On failure returns false and puts the reason in `error`.
+/// Why a file system entry of type `mode`, not a regular file, is refused as a job file.
+std::string not_regular_file(mode_t mode) {
+  const char* kind = S_ISDIR(mode)    ? "a directory"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : nullptr;
+  if (kind == nullptr) return "it is not a regular file";
+  return std::string("it is ") + kind + ", not a regular file";
+}
+
+/// Reads a job file of at most kMaxJobFileBytes. On failure returns false and puts the reason in
+/// `error`. Only a regular file is read: a FIFO can block forever, a device such as /dev/zero
+/// never ends, and a directory has no text. The size is checked before reading, and again while
+/// reading (at most one byte beyond the limit is read), so a file that grows meanwhile is caught.
 bool read_file(const std::string& path, std::string& text, std::string& error) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = errno != 0 ? std::strerror(errno) : "cannot open file";
+  const std::string limit = "the " + std::to_string(kMaxJobFileBytes) + " bytes (1 MiB) a job " +
+                            "file may have";
+  // O_NONBLOCK, because opening a FIFO for reading waits for a writer, perhaps forever; it has no
+  // effect on reading a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    error = std::strerror(errno);
     return false;
   }
-  // Reading in chunks rather than through istreambuf_iterator matters: a read error (for
-  // example, the path is a directory) sets badbit here, whereas the iterator would report it as
-  // an empty file.
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    error = not_regular_file(info.st_mode);
+    return false;
+  }
+  if (info.st_size > kMaxJobFileBytes) {
+    error = "it is " + std::to_string(info.st_size) + " bytes, more than " + limit;
+    return false;
+  }
+  text.clear();
   char buffer[1 << 16];
+  const auto most = static_cast<std::size_t>(kMaxJobFileBytes);
   while (true) {
-    errno = 0;
-    in.read(buffer, sizeof buffer);
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (in.bad()) {
-      error = errno != 0 ? std::strerror(errno) : "read error";
+    const std::size_t wanted = std::min(sizeof buffer, most + 1 - text.size());
+    const ssize_t count = ::read(fd, buffer, wanted);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) {
+      error = std::strerror(errno);
       return false;
     }
-    if (!in) break;
-    // The text is broadcast with an int count; a file this large is not a job file anyway.
-    if (text.size() > static_cast<std::size_t>(INT_MAX)) {
-      error = "file too large to be a job file";
+    if (count == 0) return true;
+    text.append(buffer, static_cast<std::size_t>(count));
+    if (text.size() > most) {
+      error = "it grew to more than " + limit + " while it was read";
       return false;
     }
   }
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1403,6 +1675,13 @@ void resolve_ranks(JobConfig& job, int ranks) {
                    std::to_string(ranks) + " ranks (" + layout + ") is " +
                    std::to_string(unknowns) + " unknowns, but PETSc here uses 32-bit indices "
                    "and allows at most " + std::to_string(kMaxIndex));
+  }
+  for (int a = 0; a < grid.dim; ++a) {
+    const std::string problem = cell_size_problem(grid, a);
+    if (!problem.empty()) {
+      throw JobError(job.source + ": grid.origin[" + std::to_string(a) + "]: on " +
+                     std::to_string(ranks) + " ranks, " + problem);
+    }
   }
 }
 

@@ -217,7 +217,7 @@ struct CatalystConfig {
 
 /// What to do when the state goes bad (NaN/Inf in a field, a solve that fails).
 struct DebugConfig {
-  bool dump_on_failure = false;  // write the failing state to <name>_failed_<step>.h5
+  bool dump_on_failure = false;  // write the failing state to <name>_failed_step<N>_000000.h5
 };
 
 /// A Krylov solve's stopping rule (KSP rtol/atol/max_it); PETSc options with the solver's
@@ -260,13 +260,16 @@ struct JobConfig {
   std::string petsc_options;  // extra PETSc options from the job; the command line wins
 };
 
-/// Parses and validates a job from its text. `source` is used in messages only.
-/// Throws JobError.
+/// Parses and validates a job from its text, including the limits of jobs/README.md "Limits"
+/// (magnitudes of numbers, frame and step counts, the name's length). `source` is used in
+/// messages only. Throws JobError for the first problem found.
 JobConfig parse_job(const std::string& text, const std::string& source);
 
 /// Reads `path` on rank 0, broadcasts the text and parses it on every rank, so every rank
-/// reaches the same verdict and none waits in a collective for a rank that failed.
-/// Collective on `comm`. Throws JobError on every rank if the file is missing or malformed.
+/// reaches the same verdict and none waits in a collective for a rank that failed. Only a
+/// regular file of at most 1 MiB is read; anything else (a FIFO, a device, a directory, a larger
+/// file) is refused without reading it. Collective on `comm`. Throws JobError on every rank if
+/// the file is missing, refused or malformed.
 JobConfig load_job(MPI_Comm comm, const std::string& path);
 
 /// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridConfig). Does nothing for a

@@ -5,7 +5,11 @@
 # directory. Every run must exit with status 2 (a job error) well before the timeout, print
 # exactly one "stablefluids: error:" line naming the job file, and create neither the output
 # nor the checkpoint directory the mutant names. Mutants are generated deterministically (fixed
-# seed, Python standard library only), so a failure reproduces.
+# seed, Python standard library only), so a failure reproduces. After them come fixed cases, each
+# with the exact start of its message: values beyond the limits of jobs/README.md ("Limits"); job
+# files that are not regular files (a FIFO, /dev/zero, a directory) or exceed 1 MiB, which must be
+# refused without being read (the timeout turns a hang there into a failure); and 1 MiB of unknown
+# keys, which must be refused at the first.
 # usage: fuzz_cli.sh <stablefluids executable> <mpiexec>   (FUZZ_CLI_COUNT=N to change the 40)
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2  # runs happen elsewhere
@@ -124,15 +128,65 @@ MUTATIONS = [("unknown key", unknown_key), ("negative cell count", negative_cell
              ("NaN or infinite number", nan_number), ("truncated inside a map", truncated_map),
              ("wrong type", wrong_type), ("duplicate key", duplicate_key)]
 
+def case(d, kind, expect):
+    os.makedirs(os.path.join(d, "run"))
+    with open(os.path.join(d, "kind.txt"), "w") as f:
+        f.write(kind + "\n")
+    with open(os.path.join(d, "expect.txt"), "w") as f:
+        f.write("stablefluids: error: " + expect + "\n")
+    return os.path.join(d, "run", "mutant.yaml")
+
 for n in range(count):
     name, mutate = MUTATIONS[n % len(MUTATIONS)]
     text = mutate()
     d = os.path.join(work, "%03d" % n)
-    os.makedirs(os.path.join(d, "run"))
-    with open(os.path.join(d, "run", "mutant.yaml"), "w") as f:
+    with open(case(d, name, "mutant.yaml"), "w") as f:
         f.write(text.replace("@DIR@", os.path.join(d, "run")))
-    with open(os.path.join(d, "kind.txt"), "w") as f:
-        f.write(name + "\n")
+
+# Fixed cases: (what, the change to BASE, the start of the message).
+LIMITS = [
+    ("viscosity of 1e308", ("viscosity: 0.001", "viscosity: 1e308"),
+     "mutant.yaml:22: fluid.viscosity: must be at most 1e+30 in magnitude"),
+    ("gravity of -1e308", ("gravity: [0.0, -1.0]", "gravity: [0.0, -1e308]"),
+     "mutant.yaml:24: forces.gravity[1]: must be at most 1e+30 in magnitude"),
+    ("subnormal dt", ("dt: 0.01", "dt: 4.9e-324"),
+     "mutant.yaml:28: time.dt: must be at least 1e-30"),
+    ("subnormal size", ("size: [1.0, 1.0]", "size: [1.0, 4.9e-324]"),
+     "mutant.yaml:10: grid.size[1]: must be at least 1e-30"),
+    ("output interval of 1e-300", ("interval: 0.1", "interval: 1e-300"),
+     "mutant.yaml:3: output.interval: must be 0 or at least 1e-30"),
+    ("10^8 frames", ("interval: 0.1", "interval: 1e-9"),
+     "mutant.yaml:3: output.interval: time.end / output.interval gives "),
+    ("10^9 steps", ("dt: 0.01", "dt: 1e-10"),
+     "mutant.yaml:28: time.dt: time.end / time.dt gives "),
+    ("origin too far out for the cells",
+     ("size: [1.0, 1.0]", "size: [1.0, 1.0]\n  origin: [1e20, 0.0]"),
+     "mutant.yaml:11: grid.origin[0]: the cells along x are 0.0625 wide"),
+    ("name of 230 characters", ("debug:\n", "name: %s\ndebug:\n" % ("n" * 230)),
+     "mutant.yaml:30: name: is 230 characters long, more than 219"),
+]
+for i, (kind, (old, new), expect) in enumerate(LIMITS):
+    assert old in BASE, old
+    d = os.path.join(work, "limit_%02d" % i)
+    with open(case(d, kind, expect), "w") as f:
+        f.write(BASE.replace(old, new, 1).replace("@DIR@", os.path.join(d, "run")))
+
+refused = "cannot read job file 'mutant.yaml': "
+os.mkfifo(case(os.path.join(work, "file_fifo"), "a FIFO",
+               refused + "it is a FIFO, not a regular file"))
+os.symlink("/dev/zero", case(os.path.join(work, "file_zero"), "/dev/zero",
+                             refused + "it is a character device, not a regular file"))
+os.mkdir(case(os.path.join(work, "file_directory"), "a directory",
+              refused + "it is a directory, not a regular file"))
+d = os.path.join(work, "file_large")
+with open(case(d, "1 MiB + 1 byte", refused + "it is 1048577 bytes, more than the 1048576 "
+               "bytes (1 MiB) a job file may have"), "w") as f:
+    text = BASE.replace("@DIR@", os.path.join(d, "run"))
+    f.write(text + "#" * ((1 << 20) - len(text)) + "\n")
+keys = "".join("k%07d: 1\n" % i for i in range((1 << 20) // 12))
+with open(case(os.path.join(work, "file_keys"), "1 MiB of unknown keys",
+               "mutant.yaml:1: k0000000: unknown key"), "w") as f:
+    f.write(keys + "#" * ((1 << 20) - len(keys) - 1) + "\n")
 PY
 
 # A rejected job costs little CPU but a second or two of MPI and PETSc start-up, so a few runs
@@ -162,7 +216,9 @@ for dir in "$work"/*/; do
   [ "$status" -ne 2 ] && [ "$status" -ne 124 ] && problems+=("exit status $status, expected 2")
   errors=$(grep -c '^stablefluids: error:' "$log")
   [ "$errors" -ne 1 ] && problems+=("$errors 'stablefluids: error:' lines, expected 1")
-  grep -q '^stablefluids: error: mutant\.yaml' "$log" || problems+=("the message does not name mutant.yaml")
+  expect=$(cat "$dir/expect.txt")
+  awk -v want="$expect" 'index($0, want) == 1 { found = 1 } END { exit !found }' "$log" ||
+    problems+=("no error line starts with '$expect'")
   [ -e "$dir/run/out" ] && problems+=("the output directory was created")
   [ -e "$dir/run/checkpoints" ] && problems+=("the checkpoint directory was created")
   if [ ${#problems[@]} -eq 0 ]; then
@@ -170,10 +226,18 @@ for dir in "$work"/*/; do
   else
     failed=$((failed + 1))
     echo "FAILED: mutant $(basename "$dir") ($kind): $(IFS=';'; echo "${problems[*]}")"
-    echo "--- job ---"; cat "$dir/run/mutant.yaml"; echo "--- output ---"; head -20 "$log"
+    echo "--- job ---"
+    # Only a small regular file is shown: reading the FIFO or /dev/zero cases would never end.
+    if [ -f "$dir/run/mutant.yaml" ] && [ "$(stat -Lc %s "$dir/run/mutant.yaml")" -lt 10000 ]; then
+      cat "$dir/run/mutant.yaml"
+    else
+      echo "($(stat -Lc '%F, %s bytes' "$dir/run/mutant.yaml"), not shown)"
+    fi
+    echo "--- output ---"; head -20 "$log" | cut -c1-300
     echo "---"
   fi
 done
-echo "fuzz_cli: $((count)) mutants in $(($(date +%s) - start)) s"
+total=$(ls -d "$work"/*/ | wc -l)
+echo "fuzz_cli: $count mutants and $((total - count)) fixed cases in $(($(date +%s) - start)) s"
 echo "fuzz_cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -eq "$count" ]
+[ "$failed" -eq 0 ] && [ "$passed" -eq "$total" ] && [ "$total" -gt "$count" ]
