@@ -403,7 +403,8 @@ PetscErrorCode Diffusion::Impl::solve_component(Field& field, int component, dou
   PetscCall(KSPGetConvergedReason(location.ksp, &reason));
   PetscCall(KSPGetIterationNumber(location.ksp, &iterations));
   if (reason == KSP_DIVERGED_NANORINF)
-    PetscCall(stop_non_finite_solve(g, "diffusion solve", field, nullptr));
+    PetscCall(stop_non_finite_solve(g, "diffusion solve", "stopped with DIVERGED_NANORINF",
+                                    field, nullptr));
   PetscCheck(reason > 0, g.comm(), PETSC_ERR_NOT_CONVERGED,
              "diffusion of '%s' (component %d) did not converge: %s after %" PetscInt_FMT
              " iterations (see -diffusion_ksp_monitor, -diffusion_ksp_max_it)",

@@ -475,6 +475,11 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
   PetscCall(KSPGetTolerances(s.ksp, &rtol, nullptr, nullptr, nullptr));
   PetscInt iterations = 0;
   PetscReal residual = rhs_norm;
+  // An overflowing norm would make the test below pass (Inf <= Inf) and skip the projection.
+  if (!std::isfinite(flux_scale) || !std::isfinite(static_cast<double>(rhs_norm)))
+    PetscCall(stop_non_finite_solve(grid, "pressure solve",
+                                    "cannot measure its right-hand side (the norm overflows)",
+                                    velocity, nullptr));
   if (rhs_norm <= rtol * flux_scale) {
     // u* is already divergence-free to the solver tolerance, measured against the fluxes that
     // make up its divergence: the pressure of this projection is zero and u stays as it is.
@@ -490,7 +495,8 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
     PetscCall(KSPGetIterationNumber(s.ksp, &iterations));
     PetscCall(KSPGetResidualNorm(s.ksp, &residual));
     if (reason == KSP_DIVERGED_NANORINF)
-      PetscCall(stop_non_finite_solve(grid, "pressure solve", velocity, s.pressure));
+      PetscCall(stop_non_finite_solve(grid, "pressure solve", "stopped with DIVERGED_NANORINF",
+                                      velocity, s.pressure));
     // A pressure that did not converge leaves a divergent velocity behind, which the following
     // steps would advect as if it were physical; stopping is the honest outcome.
     PetscCheck(reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,

@@ -95,12 +95,6 @@ constexpr double kMinCellFraction = 1e-12;
 /// A 7-digit frame would still be written, but out of order for every tool that sorts names.
 constexpr long long kMaxFrames = 1000000;
 
-/// Checkpoints carry the step in 8 digits, <name>_checkpoint_NNNNNNNN.h5, and io/checkpoint.cpp
-/// finds only names of exactly that form again, to restart from or to prune. A run past step
-/// 99999999 would write checkpoints that --restart latest ignores and `keep` never removes. (The
-/// step counter itself, a 32-bit PetscInt, would last until 2147483647.)
-constexpr long long kMaxSteps = 99999999;
-
 /// NAME_MAX of Linux file systems (ext4, XFS, Lustre, GPFS): the bytes of one path component.
 constexpr std::size_t kMaxFileNameBytes = 255;
 /// What the longest file name a run derives from its name adds to it: a failure dump's frame

@@ -15,6 +15,13 @@
 
 namespace sf {
 
+/// Checkpoints carry the step in 8 digits, <name>_checkpoint_NNNNNNNN.h5, and io/checkpoint.cpp
+/// finds only names of exactly that form again, to restart from or to prune. A run past step
+/// 99999999 would write checkpoints that --restart latest ignores and `keep` never removes. (The
+/// step counter itself, a 32-bit PetscInt, would last until 2147483647.) A fixed-step job that
+/// needs more is refused; an adaptive run that gets there stops (Simulation::run).
+constexpr long long kMaxSteps = 99999999;
+
 /// Thrown for every malformed, inconsistent or unreadable job. what() is the full message,
 /// starting with "<file>:<line>: <key>: " whenever a line is known.
 class JobError : public std::runtime_error {

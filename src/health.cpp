@@ -33,17 +33,17 @@ std::array<Key, 3> component_extent(const Grid& grid, int stagger) {
   return n;
 }
 
-/// The first non-finite value of component c of `view` within `box`, in k, j, i order.
-/// Returns false if every value is finite.
-bool first_non_finite(const ArrayView& view, const IndexBox& box, int c,
-                      std::array<PetscInt, 3>* index) {
+/// The first value of component c of `view` within `box`, in k, j, i order, that is not finite
+/// or exceeds `limit` in magnitude. Returns false if there is none.
+bool first_bad(const ArrayView& view, const IndexBox& box, int c, double limit,
+               std::array<PetscInt, 3>* index) {
   const PetscInt nx = box.size(0);
   const PetscInt dof = view.dof;
   for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
     for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j) {
       const PetscScalar* row = &view(box.lo[0], j, k, c);
       for (PetscInt i = 0; i < nx; ++i)
-        if (!std::isfinite(row[i * dof])) {
+        if (!std::isfinite(row[i * dof]) || std::abs(row[i * dof]) > limit) {
           *index = {box.lo[0] + i, j, k};
           return true;
         }
@@ -63,7 +63,7 @@ struct Block {
 /// Scans the components of one global vector (the blocks from *block on, one per component)
 /// until the first non-finite value; sets *key and *value for it, or leaves them alone.
 PetscErrorCode scan(const Grid& grid, Vec vec, DM dm, const std::vector<Block>& blocks,
-                    size_t* block, Key* key, double* value) {
+                    double limit, size_t* block, Key* key, double* value) {
   PetscFunctionBeginUser;
   const PetscScalar* data;
   ArrayView view;
@@ -73,7 +73,7 @@ PetscErrorCode scan(const Grid& grid, Vec vec, DM dm, const std::vector<Block>& 
     const Block& b = blocks[*block];
     const IndexBox box = b.stagger >= 0 ? grid.owned_faces(b.stagger) : grid.owned_cells();
     std::array<PetscInt, 3> index{0, 0, 0};
-    if (first_non_finite(view, box, static_cast<int>(c), &index)) {
+    if (first_bad(view, box, static_cast<int>(c), limit, &index)) {
       *key = b.base + (index[2] * b.extent[1] + index[1]) * b.extent[0] + index[0];
       *value = view(index[0], index[1], index[2], c);
       break;
@@ -86,7 +86,7 @@ PetscErrorCode scan(const Grid& grid, Vec vec, DM dm, const std::vector<Block>& 
 }  // namespace
 
 PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>& fields,
-                              Vec pressure, bool* found, BadValue* bad) {
+                              Vec pressure, bool* found, BadValue* bad, double limit) {
   PetscFunctionBeginUser;
   // The global order: one block per component of every field, pressure last. Decided from the
   // arguments alone, so identical on every rank.
@@ -120,10 +120,11 @@ PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>&
   if (layout_ok) {
     for (const Field* field : fields) {
       if (local != kClean) break;
-      PetscCall(scan(grid, field->global(), field->dm(), blocks, &block, &local, &local_value));
+      PetscCall(scan(grid, field->global(), field->dm(), blocks, limit, &block, &local,
+                     &local_value));
     }
     if (pressure && local == kClean)
-      PetscCall(scan(grid, pressure, grid.cell_dm(), blocks, &block, &local, &local_value));
+      PetscCall(scan(grid, pressure, grid.cell_dm(), blocks, limit, &block, &local, &local_value));
   }
 
   // The global first, and the rank that owns it.
@@ -164,8 +165,8 @@ PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>&
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const Field& input,
-                                     Vec solution) {
+PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const char* symptom,
+                                     const Field& input, Vec solution) {
   PetscFunctionBeginUser;
   bool found = false;
   BadValue bad;
@@ -173,24 +174,29 @@ PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const 
   if (found) {
     if (solution && bad.field == "pressure") bad.field = "the solution of the " + std::string(solve);
     SETERRQ(grid.comm(), PETSC_ERR_FP,
-            "%s (the %s stopped with DIVERGED_NANORINF). The run stops here; the newest "
-            "checkpoint is untouched.",
-            describe(bad, grid.dim()).c_str(), solve);
+            "%s (the %s %s). The run stops here; the newest checkpoint is untouched.",
+            describe(bad, grid.dim()).c_str(), solve, symptom);
   }
   PetscReal largest = 0.0;
   PetscCall(VecNorm(input.global(), NORM_INFINITY, &largest));
   SETERRQ(grid.comm(), PETSC_ERR_FP,
-          "the %s produced NaN or Inf (DIVERGED_NANORINF) although %s is finite: its values are "
-          "too large for double precision (max |%s| = %g). The run stops here; the newest "
-          "checkpoint is untouched.",
-          solve, input.name().c_str(), input.name().c_str(), static_cast<double>(largest));
+          "the %s %s although %s is finite: its values are too large for double precision "
+          "(max |%s| = %g). The run stops here; the newest checkpoint is untouched.",
+          solve, symptom, input.name().c_str(), input.name().c_str(),
+          static_cast<double>(largest));
 }
 
 std::string describe(const BadValue& bad, int dim) {
-  const char* kind = std::isnan(bad.value) ? "NaN" : bad.value < 0 ? "-Inf" : "Inf";
-  std::string text = std::string(kind) + " in " + bad.field;
+  const char* kind = std::isnan(bad.value) ? "NaN"
+                     : std::isinf(bad.value) ? (bad.value < 0 ? "-Inf" : "Inf")
+                                             : nullptr;
+  std::string text = kind ? std::string(kind) + " in " + bad.field : bad.field;
   if (bad.stagger >= 0 || bad.component != 0) text += " component " + std::to_string(bad.component);
   char buffer[160];
+  if (!kind) {
+    std::snprintf(buffer, sizeof buffer, " = %.4g", bad.value);
+    text += buffer;
+  }
   if (dim == 2) {
     std::snprintf(buffer, sizeof buffer, " at %s (%lld, %lld) (x = %.6g, %.6g)",
                   bad.stagger >= 0 ? "face" : "cell", static_cast<long long>(bad.i),

@@ -12,6 +12,7 @@
 // in a fixed global order, which does not depend on the number of ranks or the decomposition.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -42,19 +43,24 @@ struct BadValue {
 /// `pressure` may be null; otherwise it is a global vector of grid.cell_dm()'s layout, reported
 /// as "pressure". Every field must live on `grid`; a field of another grid or a pressure vector
 /// of the wrong size on any rank is an error on every rank (PETSC_ERR_ARG_INCOMP).
+/// With a finite `limit`, a finite value larger than it in magnitude counts as bad too (the
+/// blown-up velocity check in Simulation).
 PetscErrorCode find_bad_value(const Grid& grid, const std::vector<const Field*>& fields,
-                              Vec pressure, bool* found, BadValue* bad);
+                              Vec pressure, bool* found, BadValue* bad,
+                              double limit = HUGE_VAL);
 
-/// The NaN/Inf stop for a Krylov solve that ended with KSP_DIVERGED_NANORINF: raises, on every
-/// rank, PETSC_ERR_FP naming the first non-finite value of `input` (the field whose values made
-/// the right-hand side) or else of `solution` (a cell-layout vector, may be null), and if both
-/// are finite, says that the solve itself overflowed. `solve` names it ("pressure solve").
-/// Collective; always returns an error.
-PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const Field& input,
-                                     Vec solution);
+/// The NaN/Inf stop for a linear solve that met NaN or Inf (a Krylov solve that ended with
+/// KSP_DIVERGED_NANORINF, a right-hand side whose norm overflows): raises, on every rank,
+/// PETSC_ERR_FP naming the first non-finite value of `input` (the field whose values made the
+/// right-hand side) or else of `solution` (a cell-layout vector, may be null), and if both are
+/// finite, says that the values are too large. `solve` names it ("pressure solve"), `symptom`
+/// says what happened ("stopped with DIVERGED_NANORINF"). Collective; always returns an error.
+PetscErrorCode stop_non_finite_solve(const Grid& grid, const char* solve, const char* symptom,
+                                     const Field& input, Vec solution);
 
 /// "NaN in density at cell (12, 40, 7) (x = 0.39, 1.27, 0.23)", or for a staggered component
-/// "Inf in velocity component 1 at face (3, 0, 5) (x = ...)" ("-Inf" for negative infinity);
+/// "Inf in velocity component 1 at face (3, 0, 5) (x = ...)" ("-Inf" for negative infinity),
+/// or for a finite value over a limit "velocity component 1 = 5.6e+206 at face (3, 0, 5) ...";
 /// in 2D the index and the position have two entries. The one-line description used in the
 /// error message (the caller adds the step).
 std::string describe(const BadValue& bad, int dim);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "health.hpp"
 #include "initial_conditions.hpp"
@@ -109,7 +110,7 @@ PetscErrorCode Simulation::step(double dt, StepReport* report) {
   // A force or source large enough to overflow makes the velocity infinite here, and advection
   // would then trace departure points to nowhere; stop with the field and the cell instead. One
   // read of the state, small beside advection, which reads each value many times.
-  PetscCall(check_state("after the sources and forces of step", step_ + 1));
+  PetscCall(check_state("after the sources and forces of step", step_ + 1, dt));
 
   PetscCall(timers_.begin(Stage::Advect));
   PetscCall(fill_all_ghosts());
@@ -199,13 +200,31 @@ PetscErrorCode Simulation::run_in_situ(double* seconds) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Simulation::check_state(const char* when, PetscInt step) {
+PetscErrorCode Simulation::check_state(const char* when, PetscInt step, double dt) {
   PetscFunctionBeginUser;
   std::vector<const Field*> fields = {&velocity_};
   for (const Field& s : scalars_) fields.push_back(&s);
   bool found = false;
   BadValue bad;
   PetscCall(find_bad_value(grid_, fields, projection_->pressure(), &found, &bad));
+  std::string why;
+  if (!found && dt > 0.0) {
+    // A finite velocity can still have blown up: one that carries a departure point more than
+    // kMaxDepartureDomains domain lengths in one step is no flow, and positions that far out
+    // lose the digits that place them in a cell.
+    double extent = 0.0;
+    for (int a = 0; a < grid_.dim(); ++a) extent = std::max(extent, job_->grid.size[a]);
+    PetscCall(find_bad_value(grid_, {&velocity_}, nullptr, &found, &bad,
+                             kMaxDepartureDomains * extent / dt));
+    if (found) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    ": with dt = %g it would move a departure point more than %g domain lengths "
+                    "in one step, so the flow has blown up",
+                    dt, kMaxDepartureDomains);
+      why = text;
+    }
+  }
   if (!found) PetscFunctionReturn(0);
   std::string dump;
   if (job_->debug.dump_on_failure) {
@@ -219,9 +238,9 @@ PetscErrorCode Simulation::check_state(const char* when, PetscInt step) {
   }
   // find_bad_value is collective and every rank found the same value: raised on all ranks.
   SETERRQ(grid_.comm(), PETSC_ERR_FP,
-          "%s %s %" PetscInt_FMT " (t = %g). The run stops here; the newest checkpoint is "
+          "%s %s %" PetscInt_FMT " (t = %g)%s. The run stops here; the newest checkpoint is "
           "untouched.%s",
-          describe(bad, grid_.dim()).c_str(), when, step, time_, dump.c_str());
+          describe(bad, grid_.dim()).c_str(), when, step, time_, why.c_str(), dump.c_str());
 }
 
 PetscErrorCode Simulation::checkpoint_due(bool* due, int* signal) {
@@ -288,10 +307,20 @@ PetscErrorCode Simulation::run(int* interrupted) {
     const double target = std::min(next_output_time(), end);
     const bool lands = time_ + dt * (1.0 + 1e-6) >= target;
     if (lands) dt = target - time_;
+    // Both are decided from reductions and the job, so every rank stops here together.
+    PetscCheck(time_ + dt > time_, grid_.comm(), PETSC_ERR_FP,
+               "the time step dt = %g no longer advances t = %.17g (max |u| = %g; dt_min is %g): "
+               "the run cannot reach time.end. The run stops here; the newest checkpoint is "
+               "untouched.",
+               dt, time_, report.max_velocity, job_->time.dt_min);
+    PetscCheck(step_ < kMaxSteps, grid_.comm(), PETSC_ERR_SUP,
+               "the run reached step %" PetscInt_FMT ", the most that checkpoint names hold "
+               "(8 digits), before time.end = %g (t = %g); raise time.dt_min or time.cfl",
+               step_, end, time_);
     report.cfl = report.max_velocity * dt / h;
     PetscCall(step(dt, &report));
     if (lands) time_ = target;  // exactly, despite rounding in time_ + dt
-    PetscCall(check_state("after step", step_));
+    PetscCall(check_state("after step", step_, 0.0));
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     PetscCall(run_in_situ(&report.insitu_seconds));

@@ -59,9 +59,14 @@ private:
   /// took (0 when nothing was due). Collective.
   PetscErrorCode run_in_situ(double* seconds);
   /// Stops the run with a message naming the field, the cell and when ("<when> <step>") if any
-  /// value of the velocity, a scalar or the pressure is NaN or Inf, after writing the failing
-  /// state to a debug file if the job asks for it. Collective.
-  PetscErrorCode check_state(const char* when, PetscInt step);
+  /// value of the velocity, a scalar or the pressure is NaN or Inf, or, with dt > 0, a velocity
+  /// would carry a departure point more than kMaxDepartureDomains domain lengths in a step of
+  /// dt; writes the failing state to a debug file first if the job asks for it. Collective.
+  PetscErrorCode check_state(const char* when, PetscInt step, double dt);
+
+  /// A velocity that moves a departure point further than this many domain lengths in one step
+  /// has blown up (see check_state).
+  static constexpr double kMaxDepartureDomains = 1e6;
   /// Whether a checkpoint is due after this step (all ranks agree), and which signal arrived.
   PetscErrorCode checkpoint_due(bool* due, int* signal);
 

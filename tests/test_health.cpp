@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
 #include "health.hpp"
+#include "simulation.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
 
@@ -272,6 +274,125 @@ TEST(Health, FieldOfAnotherGridIsAnErrorOnEveryRank) {
   PetscCallVoid(PetscPopErrorHandler());
   EXPECT_EQ(code, PETSC_ERR_ARG_INCOMP);
   EXPECT_EQ(test::global_sum(code == PETSC_ERR_ARG_INCOMP ? 1 : 0), test::comm_size());
+}
+
+// The blown-up check of the time loop: with a limit, a finite value larger in magnitude is bad
+// too, reported with its value; without one, the same state is clean.
+TEST(Health, AValueOverTheLimitIsFoundWithItsValue) {
+  for_all_layouts(3, [](State& s) {
+    EXPECT_EQ(poke(s.grid, s.velocity.global(), s.grid.face_dm(), 1, 4, 6, 2, -5e7), 1);
+    EXPECT_STATE(s, nullptr);
+    bool found = false;
+    BadValue bad;
+    ASSERT_EQ(find_bad_value(s.grid, {&s.velocity}, nullptr, &found, &bad, 1e6), 0);
+    EXPECT_TRUE(found);
+    const std::string text = describe(bad, 3);
+    EXPECT_NE(text.find("velocity component 1 = -5e+07 at face (4, 6, 2)"), std::string::npos)
+        << text;
+  });
+}
+
+PetscErrorCode remember_message(MPI_Comm, int, const char*, const char*, PetscErrorCode code,
+                                PetscErrorType type, const char* message, void* context) {
+  auto* text = static_cast<std::string*>(context);
+  if (type == PETSC_ERROR_INITIAL && message) *text = message;
+  return code;
+}
+
+/// The message and code of stop_non_finite_solve on this rank; every rank must return the code.
+PetscErrorCode stop_solve(const State& s, const Field& input, Vec solution, std::string* text) {
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPushErrorHandler(remember_message, text));
+  const PetscErrorCode code = stop_non_finite_solve(s.grid, "pressure solve",
+                                                    "stopped with DIVERGED_NANORINF", input,
+                                                    solution);
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPopErrorHandler());
+  EXPECT_EQ(test::global_sum(code == PETSC_ERR_FP ? 1 : 0), test::comm_size());
+  return code;
+}
+
+// A solve that met NaN or Inf is the NaN/Inf stop of the field it came from: its input first,
+// then its solution, and if both are finite, a statement that the values are too large.
+TEST(Health, ANonFiniteSolveNamesTheFieldItCameFrom) {
+  for_all_layouts(2, [](State& s) {
+    std::string text;
+    EXPECT_EQ(stop_solve(s, s.velocity, s.pressure, &text), PETSC_ERR_FP);
+    EXPECT_NE(text.find("the pressure solve stopped with DIVERGED_NANORINF although velocity is "
+                        "finite: its values are too large"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(poke(s.grid, s.pressure, s.grid.cell_dm(), 0, 3, 4, 0, kNaN), 1);
+    EXPECT_EQ(stop_solve(s, s.velocity, s.pressure, &text), PETSC_ERR_FP);
+    EXPECT_NE(text.find("NaN in the solution of the pressure solve at cell (3, 4)"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(poke(s.grid, s.velocity.global(), s.grid.face_dm(), 1, 2, 5, 0, kInf), 1);
+    EXPECT_EQ(stop_solve(s, s.velocity, s.pressure, &text), PETSC_ERR_FP);
+    EXPECT_NE(text.find("Inf in velocity component 1 at face (2, 5) (x ="), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(the pressure solve stopped with DIVERGED_NANORINF)"), std::string::npos)
+        << text;
+  });
+}
+
+/// A small smoke job in `directory` that dumps its state when it fails.
+JobConfig small_job(const std::string& directory) {
+  JobConfig job;
+  job.name = "health";
+  job.grid.dim = 2;
+  job.grid.cells = {16, 12, 1};
+  job.grid.halo = 2;
+  job.boundary = all(BoundaryKind::FreeSlip);
+  job.time.dt = 0.01;
+  job.time.end = 0.1;
+  job.output.directory = directory;
+  job.output.overwrite = true;
+  job.debug.dump_on_failure = true;
+  return job;
+}
+
+/// Runs one step of `simulation`; returns the error code and the message of the failure.
+PetscErrorCode one_step(Simulation& simulation, double dt, std::string* text) {
+  StepReport report;
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPushErrorHandler(remember_message, text));
+  const PetscErrorCode code = simulation.step(dt, &report);
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPopErrorHandler());
+  EXPECT_EQ(test::global_sum(code != 0 ? 1 : 0), code != 0 ? test::comm_size() : 0);
+  return code;
+}
+
+// An infinite velocity is stopped before advection (which would trace its departure points to
+// nowhere) as the NaN/Inf stop, with the failing state dumped; so is a finite one that would
+// carry a departure point more than a million domain lengths in one step.
+TEST(Health, TheStepStopsABlownUpVelocityBeforeAdvection) {
+  const std::string dir = "test_health_np" + std::to_string(test::comm_size());
+  const JobConfig job = small_job(dir);
+  for (const double bad : {kInf, 2e8}) {
+    Simulation simulation;
+    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+    EXPECT_GE(poke(simulation.grid(), simulation.velocity().global(),
+                   simulation.grid().face_dm(), 1, 7, 5, 0, bad),
+              1);
+    std::string text;
+    EXPECT_EQ(one_step(simulation, 0.01, &text), PETSC_ERR_FP);
+    const char* want = std::isinf(bad) ? "Inf in velocity component 1 at face (7, 5) (x ="
+                                       : "velocity component 1 = 2e+08 at face (7, 5) (x =";
+    EXPECT_NE(text.find(want), std::string::npos) << text;
+    EXPECT_NE(text.find("after the sources and forces of step 1 "), std::string::npos) << text;
+    if (!std::isinf(bad))
+      EXPECT_NE(text.find("more than 1e+06 domain lengths in one step"), std::string::npos) << text;
+    EXPECT_NE(text.find("The failing state is in " + dir + "/health_failed_step1_000000.h5"),
+              std::string::npos)
+        << text;
+    long dumped = test::comm_rank() == 0 &&
+                  std::filesystem::exists(dir + "/health_failed_step1_000000.h5");
+    EXPECT_EQ(test::global_sum(dumped), 1);
+    // Just under the limit the step runs (the projection makes what it can of it).
+    EXPECT_GE(poke(simulation.grid(), simulation.velocity().global(),
+                   simulation.grid().face_dm(), 1, 7, 5, 0, 0.9e8),
+              1);
+    EXPECT_EQ(one_step(simulation, 0.01, &text), 0);
+  }
+  if (test::comm_rank() == 0) std::filesystem::remove_all(dir);
 }
 
 }  // namespace
