@@ -35,8 +35,9 @@ PetscMPIInt DepartureExchange::owner(const double x[3]) const {
   PetscInt coordinate[3] = {0, 0, 0};
   for (int a = 0; a < grid_->dim(); ++a) {
     const PetscInt n = grid_->cells(a);
-    PetscInt cell = static_cast<PetscInt>(std::floor((x[a] - grid_->origin(a)) / grid_->spacing(a)));
-    cell = std::clamp<PetscInt>(cell, 0, n - 1);
+    // Clamped while still a double: a cast of a value beyond PetscInt's range is undefined.
+    const double t = std::floor((x[a] - grid_->origin(a)) / grid_->spacing(a));
+    const PetscInt cell = static_cast<PetscInt>(std::clamp(t, 0.0, static_cast<double>(n - 1)));
     coordinate[a] = static_cast<PetscInt>(
         std::upper_bound(starts_[a].begin(), starts_[a].end(), cell) - starts_[a].begin() - 1);
   }

@@ -455,7 +455,8 @@ TEST(FuzzJobs, MalformedJobsAreRejectedCleanlyAndIdenticallyOnEveryRank) {
   // The generator must stay meaningful: most mutants are malformed.
   EXPECT_GE(rejected * 100, kMutants * 80)
       << rejected << " of " << kMutants << " mutants rejected, " << accepted << " accepted";
-  EXPECT_LT(seconds, 5.0) << "parsing " << kMutants << " mutants took " << seconds << " s";
+  // The time is printed, not asserted (a loaded machine would make a bound flaky); a parser
+  // that hangs is caught by the test's timeout.
   if (sf::test::comm_rank() == 0) {
     std::printf("fuzz_jobs: %zu mutants, %zu rejected, %zu accepted, %.3f s\n", kMutants,
                 rejected, accepted, seconds);
