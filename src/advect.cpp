@@ -13,6 +13,8 @@
 // the DepartureExchange, so the result is the same bits on any rank count and at any CFL number.
 #include "advect.hpp"
 
+#include <cmath>
+
 namespace sf {
 
 namespace {
@@ -33,6 +35,10 @@ struct PendingTrace {
 size_t box_offset(const IndexBox& box, PetscInt i, PetscInt j, PetscInt k) {
   return static_cast<size_t>(((k - box.lo[2]) * box.size(1) + (j - box.lo[1])) * box.size(0) +
                              (i - box.lo[0]));
+}
+
+bool finite_point(const double x[3]) {
+  return std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2]);
 }
 
 }  // namespace
@@ -107,7 +113,9 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
 
   std::vector<PendingTrace> pending_mid, pending_departure;
   std::vector<RemoteQuery> mid_queries, departure_queries;
-  PetscInt lost = 0;  // owned points whose own velocity was not local: impossible with halo >= 1
+  // Owned points that cannot be traced: their own velocity is not local (impossible with
+  // halo >= 1) or a non-finite velocity sent them nowhere.
+  PetscInt lost = 0;
   std::vector<double> values(static_cast<size_t>(reply_width));
 
   // Second half of a trace, once u(x_m) is known: x_d, then the value there.
@@ -117,6 +125,10 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
     double xd[3] = {x[0] - dt * u_mid[0], x[1] - dt * u_mid[1],
                     dim == 3 ? x[2] - dt * u_mid[2] : 0.0};
     canonical_point(axes, dim, xd);
+    if (!finite_point(xd)) {
+      ++lost;  // no owner can answer a point that is nowhere; agreed on below
+      return;
+    }
     if (sample_target(p.location, with_bounds, xd, values.data())) {
       store(p.location, p.i, p.j, p.k, values.data());
     } else {
@@ -140,6 +152,10 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
       double xm[3] = {x[0] - 0.5 * dt * u0[0], x[1] - 0.5 * dt * u0[1],
                       dim == 3 ? x[2] - 0.5 * dt * u0[2] : 0.0};
       canonical_point(axes, dim, xm);
+      if (!finite_point(xm)) {
+        ++lost;
+        return;
+      }
       const PendingTrace p{location, i, j, k};
       if (pass.carrier->sample_velocity(xm, um)) {
         finish(p, um);

@@ -36,8 +36,10 @@ PetscMPIInt DepartureExchange::owner(const double x[3]) const {
   for (int a = 0; a < grid_->dim(); ++a) {
     const PetscInt n = grid_->cells(a);
     // Clamped while still a double: a cast of a value beyond PetscInt's range is undefined.
-    const double t = std::floor((x[a] - grid_->origin(a)) / grid_->spacing(a));
-    const PetscInt cell = static_cast<PetscInt>(std::clamp(t, 0.0, static_cast<double>(n - 1)));
+    // NaN compares false, so it is clamped to the first cell rather than passed through.
+    double t = std::floor((x[a] - grid_->origin(a)) / grid_->spacing(a));
+    t = t >= 0.0 ? std::min(t, static_cast<double>(n - 1)) : 0.0;
+    const PetscInt cell = static_cast<PetscInt>(t);
     coordinate[a] = static_cast<PetscInt>(
         std::upper_bound(starts_[a].begin(), starts_[a].end(), cell) - starts_[a].begin() - 1);
   }
