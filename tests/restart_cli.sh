@@ -3,12 +3,14 @@
 #   - SIGTERM to the ranks, or SIGUSR1 to mpiexec (Slurm's --signal=USR1@120), at 2 and 4 ranks:
 #     every rank stops at the next step boundary, a checkpoint is written, the exit status is 3,
 #     nothing hangs, and --restart latest finishes the run;
+#   - Ctrl-C (SIGINT to its process group) and SIGTERM to jobs/run, at 2 and 4 ranks: the same;
 #   - SIGKILL of the whole process group between steps, and while a checkpoint is being written:
 #     the restart starts from the newest complete checkpoint, and the final frame equals, bit for
 #     bit, that of a run that was never interrupted.
 # usage: restart_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$1 mpiexec=$2
+runner=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jobs/run
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -115,6 +117,40 @@ for ranks in 2 4; do
     check "SIG$how at $ranks ranks: --restart latest completes" test $? -eq 0
     if [ "$ranks" -eq 2 ]; then
       check "SIG$how at 2 ranks: final frame equals the uninterrupted run's" same_final_frame "$name"
+    fi
+  done
+done
+
+# Ctrl-C and SIGTERM to jobs/run, as a user at a terminal or a scheduler sends them: the script
+# keeps mpiexec away from them (Open MPI would kill the ranks a second later and exit 1) and asks
+# the ranks for a clean stop instead; every rank checkpoints and the run exits with 3. Ctrl-C
+# reaches the terminal's whole foreground process group, so it is sent to the script's group;
+# job control (set -m) gives the script a group of its own and leaves SIGINT to it, as a
+# terminal does.
+for ranks in 2 4; do
+  for how in INT TERM; do
+    name="runner_${how}_$ranks"
+    job "$name" 0.6
+    set -m
+    STABLEFLUIDS_EXECUTABLE="$exe" "$runner" -n "$ranks" "$work/$name.yaml" \
+      > "$work/log_$name.txt" 2>&1 &
+    pid=$!
+    set +m
+    wait_for_steps "$name" 3
+    if [ "$how" = INT ]; then kill -INT -- -"$pid"; else kill -TERM "$pid"; fi
+    wait_exit "$pid" 60
+    status=$?
+    check "SIG$how to jobs/run at $ranks ranks: exit status 3 (got $status)" test "$status" -eq 3
+    check "SIG$how to jobs/run at $ranks ranks: the script says what it does" \
+      grep -q "jobs/run: SIG$how received" "$work/log_$name.txt"
+    check "SIG$how to jobs/run at $ranks ranks: the ranks stopped with a checkpoint" \
+      grep -q "received; stopped after step" "$work/log_$name.txt"
+    STABLEFLUIDS_EXECUTABLE="$exe" "$runner" -n "$ranks" "$work/$name.yaml" --restart latest \
+      > "$work/restart_$name.log" 2>&1
+    check "SIG$how to jobs/run at $ranks ranks: jobs/run ... --restart latest completes" test $? -eq 0
+    if [ "$ranks" -eq 2 ]; then
+      check "SIG$how to jobs/run at 2 ranks: final frame equals the uninterrupted run's" \
+        same_final_frame "$name"
     fi
   done
 done
