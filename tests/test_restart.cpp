@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include "checksum.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
 
@@ -260,6 +262,55 @@ TEST(BadState, SolverAtItsCapStopsTheRunNamingTheSolver) {
   EXPECT_NE(failure.message.find("pressure solve did not converge"), std::string::npos)
       << failure.message;
   if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// --- Checksums -------------------------------------------------------------------------------
+
+// The distributed CRC-32 is zlib's CRC of the whole array in file order, whatever the slabs: cut
+// along each axis into uneven parts (some empty when there are more ranks than layers).
+TEST(Checksum, DistributedCrc32IsZlibsOfTheWholeArrayForAnySlabs) {
+  const int rank = test::comm_rank(), size = test::comm_size();
+  long failures = 0;
+  for (const std::vector<hsize_t>& global :
+       {std::vector<hsize_t>{7, 5, 9}, std::vector<hsize_t>{3, 11}, std::vector<hsize_t>{13},
+        std::vector<hsize_t>{2, 6, 1}}) {
+    hsize_t total = 1;
+    for (hsize_t n : global) total *= n;
+    std::vector<double> whole(total);
+    for (hsize_t n = 0; n < total; ++n) whole[n] = std::sin(1.0 + static_cast<double>(n));
+    const std::uint32_t expected = crc32_of(whole.data(), whole.size() * sizeof(double));
+    for (size_t axis = 0; axis < global.size(); ++axis) {
+      // Rank r owns layers cut[r] to cut[r + 1] of `axis`: even shares, every odd rank's
+      // boundary moved up by one, so parts differ in size and may be empty.
+      std::vector<hsize_t> cut(static_cast<size_t>(size) + 1, global[axis]);
+      for (int r = 0; r < size; ++r)
+        cut[r] = std::max(r > 0 ? cut[r - 1] : 0,
+                          std::min<hsize_t>(global[axis], static_cast<hsize_t>(r) * global[axis] /
+                                                              static_cast<hsize_t>(size) + r % 2));
+      Slab slab{global, std::vector<hsize_t>(global.size(), 0), global};
+      slab.offset[axis] = cut[rank];
+      slab.count[axis] = cut[rank + 1] - cut[rank];
+      std::vector<double> mine;
+      std::vector<hsize_t> index(global.size(), 0);
+      hsize_t owned = 1;
+      for (hsize_t n : slab.count) owned *= n;
+      for (hsize_t n = 0; n < owned; ++n) {
+        hsize_t linear = 0;
+        for (size_t a = 0; a < global.size(); ++a)
+          linear = linear * global[a] + slab.offset[a] + index[a];
+        mine.push_back(whole[linear]);
+        for (size_t a = global.size(); a-- > 0;) {
+          if (++index[a] < slab.count[a]) break;
+          index[a] = 0;
+        }
+      }
+      std::uint32_t crc = 0;
+      EXPECT_EQ(distributed_crc32(PETSC_COMM_WORLD, slab, mine.data(), &crc), 0);
+      EXPECT_EQ(crc, expected) << global.size() << "D array cut along axis " << axis;
+    }
+  }
+  failures += testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
 }
 
 }  // namespace
