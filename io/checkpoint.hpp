@@ -21,6 +21,7 @@
 //
 // It is written as <file>.tmp and renamed when complete; only then are checkpoints beyond the
 // newest `keep` removed, so a crash at any moment leaves the newest complete checkpoint intact.
+// The one just written is never removed, nor any with a later step (see write()).
 #pragma once
 
 #include <string>

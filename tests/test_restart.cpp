@@ -3,7 +3,7 @@
 // any number of ranks with identical fields; a job whose physics changed is refused. Damage is
 // found: bytes changed in any dataset or restart attribute fail the checksum that names it, on
 // every rank and whatever the rank counts that wrote and read; `latest` falls back past damaged
-// checkpoints and says which.
+// checkpoints and says which; pruning never removes the checkpoint just written.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -646,6 +646,34 @@ TEST(Latest, FallsBackPastDamagedCheckpointsAndNamesThem) {
             std::string::npos)
       << none.message;
   EXPECT_EQ(skipped.size(), paths.size());
+  long failures = testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// keep: 1 with a checkpoint of a later step already there (left by an earlier run, damaged):
+// each checkpoint the run writes stays until the next one is complete, the later one is left
+// alone, and `latest` finds the run's own newest checkpoint.
+TEST(Latest, PruningNeverRemovesTheCheckpointJustWritten) {
+  const std::string dir = scratch() + "/prune";
+  if (test::comm_rank() == 0) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir + "/restart_checkpoint_00009999.h5") << "left by an earlier run\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD,
+                    with_checkpoints(job_text(0.3, dir), "{every_steps: 2, keep: 1}"), ""),
+            0);
+  const std::vector<std::string> paths = checkpoints_in(dir);
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(paths.back(), dir + "/restart_checkpoint_00009999.h5");
+  std::string used;
+  std::vector<SkippedCheckpoint> skipped;
+  ASSERT_EQ(restore_latest(parse_job(job_text(1.0, dir), "restart.yaml"), &used, &skipped), 0);
+  EXPECT_EQ(used, paths.front());
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].path, paths.back());
   long failures = testing::Test::HasFailure() ? 1 : 0;
   EXPECT_EQ(test::global_sum(failures), 0);
   if (test::comm_rank() == 0) fs::remove_all(dir);
