@@ -37,9 +37,15 @@ checkpoint: {every_steps: 2, keep: 20}
 YAML
 }
 
-run() {  # run <ranks> <log> <args...>: the exit status (124 if it had to be stopped)
-  local ranks=$1 log=$2; shift 2
+run() {  # run <ranks> <log> <args...>: the exit status (124 or 137 if it had to be stopped)
+  local ranks=$1 log=$2 status; shift 2
   timeout -k 10 180 "$mpiexec" -n "$ranks" --oversubscribe "$exe" "$@" > "$log" 2>&1
+  status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ] || [ "$status" -gt 128 ]; then
+    echo "--- $log (status $status):"
+    tail -n 20 "$log"
+  fi
+  return "$status"
 }
 
 checkpoints() { ls "$1"/cp_checkpoint_*.h5 2>/dev/null; }
