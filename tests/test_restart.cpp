@@ -373,7 +373,11 @@ PetscErrorCode restore_latest(const JobConfig& job, std::string* path,
   PetscFunctionReturn(0);
 }
 
+/// The checkpoint files in `dir`, oldest first. Collective: rank 0 prunes old checkpoints after
+/// the others have left write(), so every rank waits for it before looking, and rank 0 waits
+/// for every rank to have looked before it changes the directory again.
 std::vector<std::string> checkpoints_in(const std::string& dir) {
+  MPI_Barrier(MPI_COMM_WORLD);
   std::vector<std::string> paths;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -381,6 +385,7 @@ std::vector<std::string> checkpoints_in(const std::string& dir) {
       paths.push_back(entry.path().string());
   }
   std::sort(paths.begin(), paths.end());
+  MPI_Barrier(MPI_COMM_WORLD);
   return paths;
 }
 
@@ -651,29 +656,32 @@ TEST(Latest, FallsBackPastDamagedCheckpointsAndNamesThem) {
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 
-// keep: 1 with a checkpoint of a later step already there (left by an earlier run, damaged):
-// each checkpoint the run writes stays until the next one is complete, the later one is left
-// alone, and `latest` finds the run's own newest checkpoint.
+// keep: 1, and the newest checkpoint damaged, with a later step than any this run will write
+// before the end: --restart latest skips it and continues from the one before; each checkpoint
+// the run then writes stays until the next one is complete, the damaged one is left alone, and
+// `latest` afterwards finds the run's own newest checkpoint.
 TEST(Latest, PruningNeverRemovesTheCheckpointJustWritten) {
   const std::string dir = scratch() + "/prune";
-  if (test::comm_rank() == 0) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    std::ofstream(dir + "/restart_checkpoint_00009999.h5") << "left by an earlier run\n";
-  }
+  const std::string text = with_checkpoints(job_text(0.3, dir), "{every_steps: 2, keep: 1}");
+  const std::vector<std::string> first = checkpointed_run(text);
+  ASSERT_EQ(first.size(), 1u);
+  const std::string damaged = dir + "/restart_checkpoint_00009999.h5";
+  if (test::comm_rank() == 0) std::ofstream(damaged) << "left half-written by a crash\n";
   MPI_Barrier(MPI_COMM_WORLD);
+
   ASSERT_EQ(run_job(PETSC_COMM_WORLD,
-                    with_checkpoints(job_text(0.3, dir), "{every_steps: 2, keep: 1}"), ""),
+                    with_checkpoints(job_text(0.5, dir), "{every_steps: 2, keep: 1}"), "latest"),
             0);
   const std::vector<std::string> paths = checkpoints_in(dir);
   ASSERT_EQ(paths.size(), 2u);
-  EXPECT_EQ(paths.back(), dir + "/restart_checkpoint_00009999.h5");
+  EXPECT_GT(paths.front(), first.front());  // the continued run's own, newer than the first's
+  EXPECT_EQ(paths.back(), damaged);
   std::string used;
   std::vector<SkippedCheckpoint> skipped;
   ASSERT_EQ(restore_latest(parse_job(job_text(1.0, dir), "restart.yaml"), &used, &skipped), 0);
   EXPECT_EQ(used, paths.front());
   ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_EQ(skipped[0].path, paths.back());
+  EXPECT_EQ(skipped[0].path, damaged);
   long failures = testing::Test::HasFailure() ? 1 : 0;
   EXPECT_EQ(test::global_sum(failures), 0);
   if (test::comm_rank() == 0) fs::remove_all(dir);
