@@ -8,10 +8,20 @@
 //   /frame_times                               the times of the frames written so far, so the
 //                                              XDMF index continues without duplicates
 //   /job                                       the job file's text, exactly as read
-//   attributes: time, step, last_dt (the projection's warm-start scale), next_frame,
-//   job_hash, ranks, process_grid, cells, dimension, version
+//   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
+//   job_hash, ranks, process_grid, cells, dimension, version (of stablefluids), format
+//
+// Checksums (format 2). Every dataset carries a `crc32` attribute: zlib's CRC-32 of its bytes in
+// file order (checksum.hpp; for frame_times, of the first `frames` values, the ones in use), so
+// it does not depend on the ranks that wrote or read it. The root attribute `state_crc32` covers
+// time, step, last_dt, next_frame and frames (checkpoint.cpp, state_checksum). A restart verifies
+// all of them before using anything: the job text before it is parsed, the fields as they are
+// read. Checkpoints without checksums (format 1, written before them) are refused: their data
+// cannot be told from damaged data.
+//
 // It is written as <file>.tmp and renamed when complete; only then are checkpoints beyond the
 // newest `keep` removed, so a crash at any moment leaves the newest complete checkpoint intact.
+// The one just written is never removed, nor any with a later step (see write()).
 #pragma once
 
 #include <string>
@@ -31,8 +41,18 @@ struct RunState {
   double output_interval = 0.0;     // the interval next_frame counts in (read from the job)
 };
 
+/// A checkpoint that read_latest() passed over, and why.
+struct SkippedCheckpoint {
+  std::string path;
+  std::string reason;
+};
+
 class Checkpointer {
 public:
+  /// The checkpoint layout this code writes; the `format` attribute. Format 1 (no attribute) had
+  /// no checksums.
+  static constexpr long long kFormat = 2;
+
   /// Creates the checkpoint directory (rank 0). Collective.
   PetscErrorCode setup(const Grid& grid, const JobConfig& job);
 
@@ -40,19 +60,33 @@ public:
   PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
                        const RunState& state, std::string* path);
 
-  /// Restores the fields and the run state from `path`, after refusing a checkpoint whose grid
-  /// or physics differ from the job (the message lists every difference). Collective.
+  /// Restores the fields and the run state from `path` (`--restart <file>`). A file that cannot
+  /// be opened, lacks checksums or fails one stops every rank with a message naming the file and
+  /// the dataset: the user asked for this file, so there is no fallback. A checkpoint whose grid
+  /// or physics differ from the job is refused with every difference listed. Collective.
   PetscErrorCode read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
                       Vec pressure, RunState* state);
 
-  /// The newest complete checkpoint of this job in its checkpoint directory. Collective.
-  PetscErrorCode latest(std::string* path) const;
+  /// `--restart latest`: restores from the newest checkpoint of this job that opens and verifies.
+  /// Each newer one passed over is named with its reason, one line each on rank 0's stderr, and
+  /// listed in *skipped; *path is the one used. Fails when none is usable. A checkpoint whose
+  /// physics differ from the job stops the search with the differences (as read() does): that is
+  /// the job having changed, which an older checkpoint would only hide. Collective.
+  PetscErrorCode read_latest(Field& velocity, std::vector<Field>& scalars, Vec pressure,
+                             RunState* state, std::string* path,
+                             std::vector<SkippedCheckpoint>* skipped = nullptr);
+
+  /// The complete (renamed) checkpoints of this job, oldest first, not yet verified (rank 0
+  /// lists, every rank learns). Collective.
+  PetscErrorCode list(std::vector<std::string>* paths) const;
 
   const std::string& directory() const { return directory_; }
 
 private:
-  /// Complete checkpoints of this job, oldest first (rank 0 lists, every rank learns).
-  PetscErrorCode list(std::vector<std::string>* paths) const;
+  /// Reads and verifies `path`. A damaged or unverifiable file leaves the reason in *problem,
+  /// the same on every rank; a job mismatch raises an error. Collective.
+  PetscErrorCode try_read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
+                          Vec pressure, RunState* state, std::string* problem);
 
   const Grid* grid_ = nullptr;
   const JobConfig* job_ = nullptr;

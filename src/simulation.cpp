@@ -42,9 +42,12 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(clear_earlier_output(comm, directories, job.name, job.output.overwrite));
   if (!restart.empty()) {
     std::string path = restart;
-    if (restart == "latest") PetscCall(checkpointer_.latest(&path));
     RunState state;
-    PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), &state));
+    if (restart == "latest")
+      PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), &state,
+                                          &path));
+    else
+      PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), &state));
     time_ = state.time;
     step_ = state.step;
     frame_ = state.next_frame;

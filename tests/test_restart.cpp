@@ -1,14 +1,20 @@
 // Checkpoint and restart: a run continued from a checkpoint on the same number of ranks is the
 // same bits as one that never stopped (fields and every later frame); a checkpoint restarts on
-// any number of ranks with identical fields; a job whose physics changed is refused.
+// any number of ranks with identical fields; a job whose physics changed is refused. Damage is
+// found: bytes changed in any dataset or restart attribute fail the checksum that names it, on
+// every rank and whatever the rank counts that wrote and read; `latest` falls back past damaged
+// checkpoints and says which; pruning never removes the checkpoint just written.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 
+#include "checksum.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
 
@@ -145,7 +151,10 @@ TEST(Restart, RestartsOnAnotherRankCountWithIdenticalFields) {
     Grid grid;
     ASSERT_EQ(grid.setup(PETSC_COMM_WORLD, job.grid, job.boundary), 0);
     ASSERT_EQ(finder.setup(grid, job), 0);
-    ASSERT_EQ(finder.latest(&original), 0);
+    std::vector<std::string> paths;
+    ASSERT_EQ(finder.list(&paths), 0);
+    ASSERT_FALSE(paths.empty());
+    original = paths.back();
   }
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, moved, original), 0);
   std::string copy;
@@ -261,6 +270,422 @@ TEST(BadState, SolverAtItsCapStopsTheRunNamingTheSolver) {
   EXPECT_EQ(failure.code, PETSC_ERR_NOT_CONVERGED);
   EXPECT_NE(failure.message.find("pressure solve did not converge"), std::string::npos)
       << failure.message;
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// --- Checksums -------------------------------------------------------------------------------
+
+// The distributed CRC-32 is zlib's CRC of the whole array in file order, whatever the slabs: cut
+// along each axis into uneven parts (some empty when there are more ranks than layers).
+TEST(Checksum, DistributedCrc32IsZlibsOfTheWholeArrayForAnySlabs) {
+  const int rank = test::comm_rank(), size = test::comm_size();
+  long failures = 0;
+  for (const std::vector<hsize_t>& global :
+       {std::vector<hsize_t>{7, 5, 9}, std::vector<hsize_t>{3, 11}, std::vector<hsize_t>{13},
+        std::vector<hsize_t>{2, 6, 1}}) {
+    hsize_t total = 1;
+    for (hsize_t n : global) total *= n;
+    std::vector<double> whole(total);
+    for (hsize_t n = 0; n < total; ++n) whole[n] = std::sin(1.0 + static_cast<double>(n));
+    const std::uint32_t expected = crc32_of(whole.data(), whole.size() * sizeof(double));
+    for (size_t axis = 0; axis < global.size(); ++axis) {
+      // Rank r owns layers cut[r] to cut[r + 1] of `axis`: even shares, every odd rank's
+      // boundary moved up by one, so parts differ in size and may be empty.
+      std::vector<hsize_t> cut(static_cast<size_t>(size) + 1, global[axis]);
+      for (int r = 0; r < size; ++r)
+        cut[r] = std::max(r > 0 ? cut[r - 1] : 0,
+                          std::min<hsize_t>(global[axis], static_cast<hsize_t>(r) * global[axis] /
+                                                              static_cast<hsize_t>(size) + r % 2));
+      Slab slab{global, std::vector<hsize_t>(global.size(), 0), global};
+      slab.offset[axis] = cut[rank];
+      slab.count[axis] = cut[rank + 1] - cut[rank];
+      std::vector<double> mine;
+      std::vector<hsize_t> index(global.size(), 0);
+      hsize_t owned = 1;
+      for (hsize_t n : slab.count) owned *= n;
+      for (hsize_t n = 0; n < owned; ++n) {
+        hsize_t linear = 0;
+        for (size_t a = 0; a < global.size(); ++a)
+          linear = linear * global[a] + slab.offset[a] + index[a];
+        mine.push_back(whole[linear]);
+        for (size_t a = global.size(); a-- > 0;) {
+          if (++index[a] < slab.count[a]) break;
+          index[a] = 0;
+        }
+      }
+      std::uint32_t crc = 0;
+      EXPECT_EQ(distributed_crc32(PETSC_COMM_WORLD, slab, mine.data(), &crc), 0);
+      EXPECT_EQ(crc, expected) << global.size() << "D array cut along axis " << axis;
+    }
+  }
+  failures += testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
+}
+
+/// The fields a checkpoint restores and a Checkpointer for `job` on `comm`, without the solvers
+/// a Simulation would build.
+struct Restorable {
+  Grid grid;
+  Field velocity;
+  std::vector<Field> scalars;
+  OwnedVec pressure;
+  Checkpointer checkpointer;
+
+  PetscErrorCode setup(MPI_Comm comm, const JobConfig& job) {
+    PetscFunctionBeginUser;
+    PetscCall(grid.setup(comm, job.grid, job.boundary, job.grid.processes));
+    PetscCall(velocity.setup_velocity(grid));
+    scalars.resize(job.scalars.size());
+    for (size_t s = 0; s < job.scalars.size(); ++s)
+      PetscCall(scalars[s].setup_scalar(grid, job.scalars[s].name));
+    PetscCall(DMCreateGlobalVector(grid.cell_dm(), pressure.replace()));
+    PetscCall(checkpointer.setup(grid, job));
+    PetscFunctionReturn(0);
+  }
+};
+
+/// What a collective call that is expected to fail returned, and its message on this rank.
+template <typename Call>
+Failure expect_failure(Call&& call) {
+  Failure failure;
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPushErrorHandler(remember_message, &failure));
+  failure.code = call();
+  PetscCallAbort(PETSC_COMM_WORLD, PetscPopErrorHandler());
+  return failure;
+}
+
+/// Reads `path` as the given job would (`--restart <path>`), on `comm`.
+PetscErrorCode restore(MPI_Comm comm, const JobConfig& job, const std::string& path) {
+  PetscFunctionBeginUser;
+  Restorable r;
+  PetscCall(r.setup(comm, job));
+  RunState state;
+  PetscCall(r.checkpointer.read(path, r.velocity, r.scalars, r.pressure, &state));
+  PetscFunctionReturn(0);
+}
+
+/// `--restart latest` for the given job, on every rank.
+PetscErrorCode restore_latest(const JobConfig& job, std::string* path,
+                              std::vector<SkippedCheckpoint>* skipped) {
+  PetscFunctionBeginUser;
+  Restorable r;
+  PetscCall(r.setup(PETSC_COMM_WORLD, job));
+  RunState state;
+  PetscCall(r.checkpointer.read_latest(r.velocity, r.scalars, r.pressure, &state, path, skipped));
+  PetscFunctionReturn(0);
+}
+
+/// The checkpoint files in `dir`, oldest first. Collective: rank 0 prunes old checkpoints after
+/// the others have left write(), so every rank waits for it before looking, and rank 0 waits
+/// for every rank to have looked before it changes the directory again.
+std::vector<std::string> checkpoints_in(const std::string& dir) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find("_checkpoint_") != std::string::npos && entry.path().extension() == ".h5")
+      paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  MPI_Barrier(MPI_COMM_WORLD);
+  return paths;
+}
+
+// Damage, done by rank 0 with plain file I/O (the caller then waits at a barrier).
+
+/// Inverts 8 bytes in the middle of the first `used` bytes (all if 0) of `dataset`'s storage.
+void flip_bytes_in(const std::string& file, const std::string& dataset, hsize_t used = 0) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  const haddr_t offset = H5Dget_offset(d);  // defined for contiguous datasets, as these are
+  const hsize_t bytes = used > 0 ? used : H5Dget_storage_size(d);
+  H5Dclose(d);
+  H5Fclose(f);
+  ASSERT_NE(offset, HADDR_UNDEF) << dataset;
+  ASSERT_GE(bytes, 8u) << dataset;
+  std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+  const auto at = static_cast<std::streamoff>(offset + bytes / 2 - 4);
+  char buffer[8];
+  io.seekg(at);
+  io.read(buffer, 8);
+  for (char& c : buffer) c = static_cast<char>(~c);
+  io.seekp(at);
+  io.write(buffer, 8);
+  ASSERT_TRUE(io.good()) << file;
+}
+
+/// Overwrites `count` bytes at `at` (or the whole file when count is 0) with pseudo-random bytes.
+void scribble(const std::string& file, std::uintmax_t at, std::uintmax_t count) {
+  if (count == 0) count = fs::file_size(file) - at;
+  std::mt19937 random(12345);
+  std::string bytes(count, '\0');
+  for (char& c : bytes) c = static_cast<char>(random());
+  std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+  io.seekp(static_cast<std::streamoff>(at));
+  io.write(bytes.data(), static_cast<std::streamsize>(count));
+}
+
+/// The kinds of damage a newest checkpoint suffers when a run or a file system fails.
+enum class Damage { Truncated, Empty, Header, Garbage, Data };
+
+void damage(const std::string& file, Damage how) {
+  switch (how) {
+    case Damage::Truncated: fs::resize_file(file, fs::file_size(file) / 2); break;
+    case Damage::Empty: fs::resize_file(file, 0); break;
+    case Damage::Header: scribble(file, 8, 88); break;  // the superblock after its signature
+    case Damage::Garbage: scribble(file, 0, 0); break;
+    case Damage::Data: flip_bytes_in(file, "pressure"); break;
+  }
+}
+
+/// Words the reason for skipping a checkpoint damaged in this way must contain.
+const char* expected_reason(Damage how) {
+  switch (how) {
+    case Damage::Truncated: return "truncated file";
+    case Damage::Empty: return "the file is empty";
+    case Damage::Header: return "not a readable HDF5 file";
+    case Damage::Garbage: return "file signature not found";
+    case Damage::Data: return "checksum mismatch in dataset pressure:";
+  }
+  return "?";
+}
+
+/// The smoke job with `checkpoint` as its checkpoint settings.
+std::string with_checkpoints(std::string text, const std::string& checkpoint) {
+  const size_t at = text.find("checkpoint: {");
+  text.replace(at, text.find('\n', at) - at, "checkpoint: " + checkpoint);
+  return text;
+}
+
+/// Runs `job` in its output directory, made fresh, and returns its checkpoints.
+std::vector<std::string> checkpointed_run(const JobConfig& job) {
+  if (test::comm_rank() == 0) fs::remove_all(job.output.directory);
+  MPI_Barrier(MPI_COMM_WORLD);
+  Simulation simulation;
+  EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  EXPECT_EQ(simulation.run(), 0);
+  return checkpoints_in(job.output.directory);
+}
+
+std::vector<std::string> checkpointed_run(const std::string& text) {
+  return checkpointed_run(parse_job(text, "restart.yaml"));
+}
+
+// Bytes changed in the middle of any dataset, or a changed restart attribute, fail the read
+// with a message naming the file and what was damaged, on every rank.
+TEST(Checksum, DamageInEveryDatasetAndRestartAttributeIsFoundAndNamed) {
+  const std::string dir = scratch() + "/checksums";
+  const std::vector<std::string> paths = checkpointed_run(job_text(0.25, dir));
+  ASSERT_FALSE(paths.empty());
+  const std::string file = paths.back(), pristine = dir + "/pristine.h5.keep";
+  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+  long frames = 0;
+  if (test::comm_rank() == 0) {
+    fs::copy_file(file, pristine);
+    frames = static_cast<long>(read_all(file, "frame_times").size());
+  }
+  ASSERT_GE(test::global_sum(frames), 2);  // frame_times holds frames in use, so they are covered
+  ASSERT_EQ(restore(PETSC_COMM_WORLD, job, file), 0);
+
+  struct Case {
+    std::string damaged;   // a dataset, or an attribute when it starts with '@'
+    std::string expected;  // in the message
+  };
+  std::vector<Case> cases;
+  for (const char* d : {"face_velocity/x", "face_velocity/y", "density", "temperature", "pressure",
+                        "job", "frame_times"})
+    cases.push_back({d, std::string("checksum mismatch in dataset ") + d + ":"});
+  for (const char* a : {"@time", "@step", "@last_dt", "@next_frame", "@frames"})
+    cases.push_back({a, "checksum mismatch in the run state attributes"});
+
+  long failures = 0;
+  for (const Case& c : cases) {
+    if (test::comm_rank() == 0) {
+      fs::copy_file(pristine, file, fs::copy_options::overwrite_existing);
+      if (c.damaged[0] != '@') {
+        // frame_times: in its values in use (all of them here, checked above).
+        flip_bytes_in(file, c.damaged);
+      } else {
+        // An attribute lives in an object header that HDF5 1.10's default format does not
+        // checksum; a value changed there is what a flipped bit would do.
+        const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+        const hid_t a = H5Aopen(f, c.damaged.c_str() + 1, H5P_DEFAULT);
+        const hid_t type = H5Aget_type(a);
+        unsigned char value[8];
+        H5Aread(a, type, value);
+        value[0] ^= 0x01;  // the lowest bit of a little-endian value
+        H5Awrite(a, type, value);
+        H5Tclose(type);
+        H5Aclose(a);
+        H5Fclose(f);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const Failure failure = expect_failure([&] { return restore(PETSC_COMM_WORLD, job, file); });
+    EXPECT_EQ(failure.code, PETSC_ERR_FILE_READ) << c.damaged;
+    EXPECT_NE(failure.message.find("cannot restart from checkpoint '" + file + "'"),
+              std::string::npos)
+        << c.damaged << ": " << failure.message;
+    EXPECT_NE(failure.message.find(c.expected), std::string::npos)
+        << c.damaged << ": " << failure.message;
+  }
+  failures += testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// A checkpoint as written before checksums (no format attribute, no crc32 attributes) is refused
+// with a message saying why, not read unverified.
+TEST(Checksum, ACheckpointWithoutChecksumsIsRefused) {
+  const std::string dir = scratch() + "/format1";
+  const std::vector<std::string> paths = checkpointed_run(job_text(0.15, dir));
+  ASSERT_FALSE(paths.empty());
+  const std::string file = paths.back();
+  if (test::comm_rank() == 0) {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Adelete(f, "format");
+    H5Adelete(f, "state_crc32");
+    for (const char* d : {"face_velocity/x", "face_velocity/y", "density", "temperature",
+                          "pressure", "job", "frame_times"})
+      H5Adelete_by_name(f, d, "crc32", H5P_DEFAULT);
+    H5Fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+  const Failure failure = expect_failure([&] { return restore(PETSC_COMM_WORLD, job, file); });
+  EXPECT_EQ(failure.code, PETSC_ERR_FILE_READ);
+  EXPECT_NE(failure.message.find("it has no checksums (written by stablefluids"),
+            std::string::npos)
+      << failure.message;
+  EXPECT_NE(failure.message.find(file), std::string::npos) << failure.message;
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// Written on all ranks with every rank a slab along x (rows cut between ranks), the checkpoint
+// verifies on every smaller number of ranks, in PETSc's layout and in slabs along y.
+TEST(Checksum, WrittenOnNRanksVerifiesOnAnyM) {
+  const std::string dir = scratch() + "/n_to_m";
+  const int size = test::comm_size();
+  JobConfig written = parse_job(job_text(0.15, dir), "restart.yaml");
+  written.grid.processes = {size, 1, 1};
+  const std::vector<std::string> paths = checkpointed_run(written);
+  ASSERT_FALSE(paths.empty());
+
+  for (int m = 1; m <= size; ++m) {
+    MPI_Comm part;
+    MPI_Comm_split(MPI_COMM_WORLD, test::comm_rank() < m ? 0 : MPI_UNDEFINED, test::comm_rank(),
+                   &part);
+    if (part != MPI_COMM_NULL) {
+      for (const std::array<PetscInt, 3>& processes :
+           {std::array<PetscInt, 3>{PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE},
+            std::array<PetscInt, 3>{1, m, 1}}) {
+        JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+        job.grid.processes = processes;
+        EXPECT_EQ(restore(part, job, paths.back()), 0)
+            << "written on " << size << " ranks, read on " << m << " (y split " << processes[1]
+            << ")";
+      }
+      MPI_Comm_free(&part);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  long failures = testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// --- latest ----------------------------------------------------------------------------------
+
+// The newest checkpoints truncated, emptied, with a damaged header, overwritten with garbage and
+// with changed data: `latest` restores the newest good one and names each one it skipped, with
+// its reason, newest first. With every one damaged it fails; a damaged file named explicitly is
+// not fallen back from.
+TEST(Latest, FallsBackPastDamagedCheckpointsAndNamesThem) {
+  const std::string dir = scratch() + "/fallback";
+  const std::vector<std::string> paths =
+      checkpointed_run(with_checkpoints(job_text(0.6, dir), "{every_steps: 1, keep: 9}"));
+  const std::vector<Damage> kinds = {Damage::Truncated, Damage::Empty, Damage::Header,
+                                     Damage::Garbage, Damage::Data};
+  ASSERT_GE(paths.size(), kinds.size() + 2);
+  // The newest is truncated, the next emptied, and so on.
+  if (test::comm_rank() == 0)
+    for (size_t n = 0; n < kinds.size(); ++n) damage(paths[paths.size() - 1 - n], kinds[n]);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+  std::string used;
+  std::vector<SkippedCheckpoint> skipped;
+  ASSERT_EQ(restore_latest(job, &used, &skipped), 0);
+  EXPECT_EQ(used, paths[paths.size() - 1 - kinds.size()]);
+  ASSERT_EQ(skipped.size(), kinds.size());
+  for (size_t n = 0; n < kinds.size(); ++n) {
+    EXPECT_EQ(skipped[n].path, paths[paths.size() - 1 - n]);
+    EXPECT_NE(skipped[n].reason.find(expected_reason(kinds[n])), std::string::npos)
+        << skipped[n].path << ": " << skipped[n].reason;
+  }
+
+  // A damaged checkpoint named explicitly: no fallback, the file is named.
+  const Failure named = expect_failure([&] { return restore(PETSC_COMM_WORLD, job, paths.back()); });
+  EXPECT_EQ(named.code, PETSC_ERR_FILE_READ);
+  EXPECT_NE(named.message.find("cannot restart from checkpoint '" + paths.back() + "'"),
+            std::string::npos)
+      << named.message;
+
+  // A job whose physics changed stops the search with the differences: the job changed, the
+  // older checkpoints are no better.
+  std::string changed = job_text(1.0, dir);
+  changed.replace(changed.find("viscosity: 0.001"), 16, "viscosity: 0.002");
+  const Failure mismatch = expect_failure([&] {
+    return restore_latest(parse_job(changed, "restart.yaml"), &used, &skipped);
+  });
+  EXPECT_EQ(mismatch.code, PETSC_ERR_ARG_INCOMP);
+  EXPECT_NE(mismatch.message.find("fluid.viscosity"), std::string::npos) << mismatch.message;
+
+  // None usable: every older one damaged too.
+  if (test::comm_rank() == 0)
+    for (size_t n = 0; n + kinds.size() < paths.size(); ++n)
+      damage(paths[n], kinds[n % kinds.size()]);
+  MPI_Barrier(MPI_COMM_WORLD);
+  skipped.clear();
+  const Failure none = expect_failure([&] { return restore_latest(job, &used, &skipped); });
+  EXPECT_EQ(none.code, PETSC_ERR_FILE_READ);
+  EXPECT_NE(none.message.find("no usable checkpoint of job 'restart' in '" + dir + "'"),
+            std::string::npos)
+      << none.message;
+  EXPECT_EQ(skipped.size(), paths.size());
+  long failures = testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// keep: 1, and the newest checkpoint damaged, with a later step than any this run will write
+// before the end: --restart latest skips it and continues from the one before; each checkpoint
+// the run then writes stays until the next one is complete, the damaged one is left alone, and
+// `latest` afterwards finds the run's own newest checkpoint.
+TEST(Latest, PruningNeverRemovesTheCheckpointJustWritten) {
+  const std::string dir = scratch() + "/prune";
+  const std::string text = with_checkpoints(job_text(0.3, dir), "{every_steps: 2, keep: 1}");
+  const std::vector<std::string> first = checkpointed_run(text);
+  ASSERT_EQ(first.size(), 1u);
+  const std::string damaged = dir + "/restart_checkpoint_00009999.h5";
+  if (test::comm_rank() == 0) std::ofstream(damaged) << "left half-written by a crash\n";
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD,
+                    with_checkpoints(job_text(0.5, dir), "{every_steps: 2, keep: 1}"), "latest"),
+            0);
+  const std::vector<std::string> paths = checkpoints_in(dir);
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_GT(paths.front(), first.front());  // the continued run's own, newer than the first's
+  EXPECT_EQ(paths.back(), damaged);
+  std::string used;
+  std::vector<SkippedCheckpoint> skipped;
+  ASSERT_EQ(restore_latest(parse_job(job_text(1.0, dir), "restart.yaml"), &used, &skipped), 0);
+  EXPECT_EQ(used, paths.front());
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].path, damaged);
+  long failures = testing::Test::HasFailure() ? 1 : 0;
+  EXPECT_EQ(test::global_sum(failures), 0);
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 
