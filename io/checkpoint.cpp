@@ -9,13 +9,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <thread>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "checksum.hpp"
+#include "errors.hpp"
 #include "hdf5_util.hpp"
 #include "hdf5_writer.hpp"
 
@@ -664,7 +665,9 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
   } catch (const JobError& e) {
     differences = std::string("\n  its job text does not parse: ") + e.what();
   }
-  PetscCheck(differences.empty(), comm, PETSC_ERR_ARG_INCOMP,
+  // The job asks for something the checkpoint cannot give: the job's problem (status 2), and the
+  // older checkpoints are no better, so `latest` does not look past it.
+  PetscCheck(differences.empty(), comm, kErrorBadJob,
              "checkpoint '%s' does not match the job '%s'; on restart a job may change only "
              "output, time.end, pressure, diffusion, checkpoint and debug settings:%s",
              path.c_str(), job_->source.c_str(), differences.c_str());

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "checksum.hpp"
+#include "errors.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
 
@@ -192,7 +193,7 @@ TEST(Restart, RefusesAJobWhosePhysicsChanged) {
     code = simulation.setup(PETSC_COMM_WORLD, job, "latest");
   }
   PetscCallVoid(PetscPopErrorHandler());
-  EXPECT_EQ(code, PETSC_ERR_ARG_INCOMP);
+  EXPECT_EQ(code, kErrorBadJob);  // exit status 2: the job, not the run, is at fault
 
   // Allowed changes: end time, output interval, solver tolerance.
   std::string allowed = job_text(0.4, dir, "pressure: {tolerance: 1e-9}\n");
@@ -638,7 +639,7 @@ TEST(Latest, FallsBackPastDamagedCheckpointsAndNamesThem) {
   const Failure mismatch = expect_failure([&] {
     return restore_latest(parse_job(changed, "restart.yaml"), &used, &skipped);
   });
-  EXPECT_EQ(mismatch.code, PETSC_ERR_ARG_INCOMP);
+  EXPECT_EQ(mismatch.code, kErrorBadJob);
   EXPECT_NE(mismatch.message.find("fluid.viscosity"), std::string::npos) << mismatch.message;
 
   // None usable: every older one damaged too.
