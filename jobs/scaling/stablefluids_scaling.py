@@ -242,7 +242,10 @@ def derive_job(study, base, run):
     job["name"] = run.name
     dt = fixed_dt(study, base)
     job["time"] = {"dt": dt, "end": study.steps * dt}
-    job["output"] = {"directory": run.directory, "interval": 0, "initial_frame": False}
+    # The run directory belongs to the driver: a repeated study (or a resubmitted array task)
+    # replaces that run's files rather than being refused over them.
+    job["output"] = {"directory": run.directory, "interval": 0, "initial_frame": False,
+                     "overwrite": True}
     job.pop("checkpoint", None)
     return job
 

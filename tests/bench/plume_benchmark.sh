@@ -39,7 +39,7 @@ forces:
   vorticity_confinement: 0.2
 obstacles: [{shape: sphere, center: [0.5, 0.5, 0.5], radius: 0.12}]
 time: {dt: $dt, end: $end}
-output: {directory: $work/out_$n, interval: 0, initial_frame: false}
+output: {directory: $work/out_$n, interval: 0, initial_frame: false, overwrite: true}  # reused by every rank count
 YAML
   for ranks in $ranks_list; do
     (cd "$work" && mpiexec -n "$ranks" --oversubscribe "$sf_build_dir/stablefluids" \
