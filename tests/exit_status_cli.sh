@@ -4,11 +4,9 @@
 # none left in a collective), with the message printed once, as one line on rank 0's stderr, and
 # nothing on the other ranks' stdout or stderr.
 #
-# Each rank runs under a small wrapper that records its own exit status and the time it ended,
-# and mpiexec keeps every rank's output apart (--output-filename). mpiexec is told not to kill
-# the remaining ranks when the first one exits with a non-zero status
-# (orte_abort_on_non_zero_status 0), so that what is recorded is what each rank did by itself;
-# mpiexec's own status, the one users see, is checked separately at 2 ranks with its defaults.
+# Each rank runs under a wrapper that records its own exit status and the time it ended
+# (rank_records.sh); mpiexec's own status, the one users see, is checked separately at 2 ranks
+# with its defaults.
 #
 # Paths: the NaN/Inf stop (a velocity that has blown up, with its dump), a pressure and
 # a diffusion solve that hit their iteration cap, a checkpoint that cannot be created (permission
@@ -18,100 +16,13 @@
 # usage: exit_status_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 chmod 755 "$work"
 cd "$work" || exit 1
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
-
-# The per-rank wrapper: bash builtins only after the rank ends, so nothing it starts can be slow.
-cat > "$work/rank.sh" <<'SH'
-#!/usr/bin/env bash
-dir=$1; shift
-"$@"
-status=$?
-rank=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${PMI_RANK:-0}}}
-printf '%s %s\n' "$status" "$EPOCHREALTIME" > "$dir/status.$rank"
-exit "$status"
-SH
-chmod 755 "$work/rank.sh"
-
-# run_ranks <case> <ranks> <args...>: the solver on <ranks> ranks, each under the wrapper; its
-# records go to $work/<case>/. Runs in the background; sets $pid.
-run_ranks() {
-  local case=$1 ranks=$2; shift 2
-  rm -rf "$work/$case"
-  mkdir -p "$work/$case"
-  chmod 777 "$work/$case"
-  "${launch_prefix[@]}" timeout 120 "$mpiexec" -n "$ranks" --oversubscribe \
-    --mca orte_abort_on_non_zero_status 0 --output-filename "$work/$case/output" \
-    "$work/rank.sh" "$work/$case" "$exe" "$@" > "$work/$case/mpiexec.log" 2>&1 &
-  pid=$!
-}
-launch_prefix=()
-
-# expect <case> <ranks> <status> [<pattern>]: every rank exited with <status> within 2 s of the
-# others; rank 0's stderr is one line matching <pattern> (grep -E), or empty without a pattern;
-# the other ranks said nothing at all.
-expect() {
-  local case=$1 ranks=$2 status=$3 pattern=${4:-} r
-  local what="$case at $ranks ranks"
-  local first="" last="" missing=0 wrong=""
-  for ((r = 0; r < ranks; ++r)); do
-    local record="$work/$case/status.$r"
-    if [ ! -s "$record" ]; then missing=$((missing + 1)); continue; fi
-    read -r s t < "$record"
-    [ "$s" = "$status" ] || wrong+=" rank $r: $s"
-    if [ -z "$first" ] || awk "BEGIN{exit !($t < $first)}"; then first=$t; fi
-    if [ -z "$last" ] || awk "BEGIN{exit !($t > $last)}"; then last=$t; fi
-  done
-  check "$what: every rank recorded its exit ($missing missing)" test "$missing" -eq 0
-  check "$what: every rank exits with status $status (got:${wrong:- all $status})" test -z "$wrong"
-  if [ "$missing" -eq 0 ]; then
-    local spread
-    spread=$(awk "BEGIN{printf \"%.2f\", $last - $first}")
-    check "$what: all ranks exit within 2 s of one another (spread $spread s)" \
-      awk "BEGIN{exit !($spread <= 2.0)}"
-  fi
-  local out="$work/$case/output/1"
-  local lines expected=1
-  [ -z "$pattern" ] && expected=0
-  lines=$(cat "$out/rank.0/stderr" 2>/dev/null | wc -l)
-  check "$what: rank 0 prints $expected error line(s) (got $lines)" test "$lines" -eq "$expected"
-  [ -n "$pattern" ] &&
-    check "$what: the message says what happened" grep -qE "$pattern" "$out/rank.0/stderr"
-  local noisy=""
-  for ((r = 1; r < ranks; ++r)); do
-    [ -s "$out/rank.$r/stderr" ] && noisy+=" $r(stderr)"
-    [ -s "$out/rank.$r/stdout" ] && noisy+=" $r(stdout)"
-  done
-  check "$what: the other ranks print nothing (printed:${noisy:- none})" test -z "$noisy"
-  if [ -n "$noisy$wrong" ] || [ "$lines" -ne "$expected" ]; then
-    echo "--- $case: rank 0 stderr"; head -c 2000 "$out/rank.0/stderr" 2>/dev/null
-    for ((r = 1; r < ranks; ++r)); do head -c 500 "$out/rank.$r/stderr" 2>/dev/null; done
-  fi
-}
-
-# case <name> <ranks> <status> <pattern> <args...>: one run to its end, then the checks.
-case_() {
-  local case=$1 ranks=$2 status=$3 pattern=$4; shift 4
-  run_ranks "$case" "$ranks" "$@"
-  wait "$pid"
-  expect "$case" "$ranks" "$status" "$pattern"
-}
-
-wait_for_steps() {  # wait_for_steps <steps.csv> <n>: until n steps are logged (at most 60 s)
-  for _ in $(seq 600); do
-    [ -s "$1" ] && [ "$(($(wc -l < "$1") - 1))" -ge "$2" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+source "$tests/rank_records.sh"
 
 job() {  # job <file> <extra YAML...>: a small 2D job writing into $work/out_<file>
   local name=$1; shift
