@@ -125,15 +125,16 @@ done
 # keeps mpiexec away from them (Open MPI would kill the ranks a second later and exit 1) and asks
 # the ranks for a clean stop instead; every rank checkpoints and the run exits with 3. Ctrl-C
 # reaches the terminal's whole foreground process group, so it is sent to the script's group;
-# job control (set -m) gives the script a group of its own and leaves SIGINT to it, as a
-# terminal does.
+# job control (set -m) gives the script a group of its own. A shell started with SIGINT ignored
+# cannot trap it (as a background job of a script without job control is, and what this test
+# runs under may be), so the script starts with SIGINT at its default, as at a terminal.
 for ranks in 2 4; do
   for how in INT TERM; do
     name="runner_${how}_$ranks"
     job "$name" 0.6
     set -m
-    STABLEFLUIDS_EXECUTABLE="$exe" "$runner" -n "$ranks" "$work/$name.yaml" \
-      > "$work/log_$name.txt" 2>&1 &
+    STABLEFLUIDS_EXECUTABLE="$exe" env --default-signal=INT "$runner" -n "$ranks" \
+      "$work/$name.yaml" > "$work/log_$name.txt" 2>&1 &
     pid=$!
     set +m
     wait_for_steps "$name" 3
