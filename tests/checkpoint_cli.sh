@@ -10,15 +10,12 @@
 # usage: checkpoint_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$1 mpiexec=$2
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 
 # A small 3D smoke job with a CFL-adaptive step (so a restart must restore dt's history exactly),
 # a checkpoint every second step and all of them kept; the output directory and end time vary.

@@ -6,15 +6,12 @@
 # usage: cli_test.sh <stablefluids executable> <source dir> <mpiexec>
 set -uo pipefail
 exe=$1 src=$2 mpiexec=$3
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 run() {  # run <ranks> <args...>: the solver under mpiexec with a hang guard
   local ranks=$1; shift
   timeout 120 "$mpiexec" -n "$ranks" --oversubscribe "$exe" "$@"

@@ -10,6 +10,7 @@
 # usage: disk_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$1 mpiexec=$2
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -20,11 +21,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$work" || exit 1
 
-passed=0 failed=0
-check() {
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 
 job() {  # job <name> <output dir> <checkpoint yaml>
   cat > "$work/$1.yaml" <<YAML

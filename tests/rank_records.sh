@@ -1,16 +1,12 @@
 # Helpers for the CLI tests that look at every rank by itself (sourced, not run). The caller sets
-# work (a scratch directory), exe (the solver, an absolute path) and mpiexec.
+# tests (this folder), work (a scratch directory), exe (the solver, an absolute path) and mpiexec.
 #
 # Each rank runs under a small wrapper that records its own exit status and the time it ended,
 # and mpiexec keeps every rank's output apart (--output-filename). mpiexec is told not to kill
 # the remaining ranks when the first one exits with a non-zero status
 # (orte_abort_on_non_zero_status 0), so that what is recorded is what each rank did by itself.
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 
 # The per-rank wrapper: bash builtins only after the rank ends, so nothing it starts can be slow.
 cat > "$work/rank.sh" <<'SH'

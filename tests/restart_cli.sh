@@ -11,15 +11,12 @@
 set -uo pipefail
 exe=$1 mpiexec=$2
 runner=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jobs/run
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 
 # A 3D smoke job big enough that a checkpoint takes a moment to write and a step a few tens of
 # milliseconds; `name` and the output directory vary per run.

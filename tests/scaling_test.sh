@@ -15,6 +15,7 @@ exe=$(readlink -f "${2:?usage: scaling_test.sh <source dir> <stablefluids execut
 py=/usr/bin/python3
 driver=("$py" "$src/jobs/scaling/stablefluids_scaling.py")
 studies=$src/jobs/scaling/studies
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -22,11 +23,7 @@ if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-passed=0 failed=0
-check() {  # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $what"; fi
-}
+source "$tests/cli_checks.sh"
 is_png() {  # the 8-byte PNG signature, and more than the signature
   [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
     [ "$(stat -c %s "$1")" -gt 100 ]
