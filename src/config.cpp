@@ -527,10 +527,6 @@ public:
                            " bytes holds without them");
     }
   }
-
-  /// The line of grid.cells in the last parsed job (0 if unknown), for the memory check in
-  /// load_job, which runs after parsing and must still point at the key.
-  mutable int cells_line_ = 0;
 };
 
 MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null,
@@ -729,7 +725,7 @@ GridConfig JobParser::parse_grid(const MapReader& top) const {
   if (whole && per_rank) fail(*per_rank, "give either cells or cells_per_rank, not both");
   const Field cells = per_rank ? *per_rank : map.require("cells");
   grid.cells_per_rank = per_rank.has_value();
-  cells_line_ = cells.line;
+  grid.cells_line = cells.line;
   if (!cells.node.IsSequence() || (cells.node.size() != 2 && cells.node.size() != 3)) {
     fail(cells, "expected a list of 2 or 3 integers, " + describe(cells.node));
   }
@@ -784,7 +780,10 @@ GridConfig JobParser::parse_grid(const MapReader& top) const {
     grid.size = read_vector(*size, grid.dim, [this](const Field& f) { return read_positive(f); });
     for (int a = grid.dim; a < 3; ++a) grid.size[a] = 1.0;
   }
-  if (auto origin = map.find("origin")) grid.origin = read_vector(*origin, grid.dim);
+  if (auto origin = map.find("origin")) {
+    grid.origin = read_vector(*origin, grid.dim);
+    grid.origin_line = origin->line;
+  }
   for (int a = 0; a < grid.dim; ++a) {
     // Only an origin far from 0 can make cells too small for their coordinates (see
     // kMinCellFraction), and then origin is given.
@@ -1665,16 +1664,19 @@ void resolve_ranks(JobConfig& job, int ranks) {
     unknowns *= grid.cells[a];
   }
   if (unknowns > kMaxIndex) {
-    throw JobError(job.source + ": grid.cells_per_rank: " + block + " cells per rank on " +
-                   std::to_string(ranks) + " ranks (" + layout + ") is " +
-                   std::to_string(unknowns) + " unknowns, but PETSc here uses 32-bit indices "
-                   "and allows at most " + std::to_string(kMaxIndex));
+    JobParser(job.source)
+        .fail(grid.cells_line, "grid.cells_per_rank",
+              block + " cells per rank on " + std::to_string(ranks) + " ranks (" + layout +
+                  ") is " + std::to_string(unknowns) +
+                  " unknowns, but PETSc here uses 32-bit indices and allows at most " +
+                  std::to_string(kMaxIndex));
   }
   for (int a = 0; a < grid.dim; ++a) {
     const std::string problem = cell_size_problem(grid, a);
     if (!problem.empty()) {
-      throw JobError(job.source + ": grid.origin[" + std::to_string(a) + "]: on " +
-                     std::to_string(ranks) + " ranks, " + problem);
+      JobParser(job.source)
+          .fail(grid.origin_line, "grid.origin[" + std::to_string(a) + "]",
+                "on " + std::to_string(ranks) + " ranks, " + problem);
     }
   }
 }
@@ -1710,7 +1712,7 @@ JobConfig load_job(MPI_Comm comm, const std::string& path) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   resolve_ranks(job, ranks);
-  check_memory(comm, parser, job, parser.cells_line_);
+  check_memory(comm, parser, job, job.grid.cells_line);
   return job;
 }
 

@@ -61,6 +61,10 @@ struct GridConfig {
   std::array<double, 3> origin{0.0, 0.0, 0.0};  // lower corner of the domain
   std::array<double, 3> size{1.0, 1.0, 1.0};    // extent of the domain per axis
   int halo = 3;                                 // ghost-cell width H of every field
+  // Lines of the job file that gave `cells` (or `cells_per_rank`) and `origin`, 0 where not
+  // given: for the errors found only once the rank count is known (resolve_ranks()).
+  int cells_line = 0;
+  int origin_line = 0;
 };
 
 /// A region of space used by initial conditions, sources, forces and obstacles.

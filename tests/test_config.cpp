@@ -1165,7 +1165,7 @@ TEST(ConfigLimits, CellsMustBeResolvableAtTheirCoordinates) {
     sf::resolve_ranks(weak, 4);
     ADD_FAILURE() << "16 cells along x at 1e11 were accepted";
   } catch (const JobError& e) {
-    EXPECT_STREQ(e.what(), "weak.yaml: grid.origin[0]: on 4 ranks, the cells along x are 0.0625 "
+    EXPECT_STREQ(e.what(), "weak.yaml:1: grid.origin[0]: on 4 ranks, the cells along x are 0.0625 "
                            "wide (size / cells), less than 1e-12 of the largest |coordinate| on "
                            "that axis, 100000000001: a double could not tell positions within a "
                            "cell apart");
@@ -1870,8 +1870,8 @@ TEST(ConfigError, CellsPerRankBeyondTheIndexRangeOnManyRanks) {
     sf::resolve_ranks(job, 8);
     ADD_FAILURE() << "8 ranks of 1024 x 1024 x 512 cells must exceed 32-bit indices";
   } catch (const sf::JobError& error) {
-    EXPECT_NE(std::string(error.what()).find("big.yaml: grid.cells_per_rank: 1024 x 1024 x 512 "
-                                             "cells per rank on 8 ranks"),
+    EXPECT_NE(std::string(error.what()).find("big.yaml:1: grid.cells_per_rank: 1024 x 1024 x "
+                                             "512 cells per rank on 8 ranks"),
               std::string::npos)
         << error.what();
   }
