@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "grid.hpp"
 
@@ -24,6 +25,15 @@ struct StepReport {
   PetscInt remote_points = 0;   // departure points answered by another rank
   double wall_seconds = 0.0;    // the step itself
   double insitu_seconds = 0.0;  // in-situ analysis (Catalyst) after it, 0 when none was due
+  double output_seconds = 0.0;  // the frame and checkpoint written after it, 0 when none was due
+};
+
+/// Where this run's part of the job starts and ends, for the progress percentage and ETA.
+struct RunSpan {
+  PetscInt first_step = 0;  // the checkpoint's step after a restart, else 0
+  double first_time = 0.0;
+  double end_time = 0.0;
+  PetscInt progress_every = 1;  // print the progress line every this many steps
 };
 
 /// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
@@ -54,28 +64,36 @@ public:
   RunLog& operator=(const RunLog&) = delete;
 
   /// Rank 0 creates <directory>/<name>_steps.csv (the directory exists already). After a
-  /// restart from step `resume_step` (>= 0) it keeps the rows up to that step and appends, so the
-  /// file never lists a step twice. Collective.
+  /// restart (`restarted`, from span.first_step) it keeps the rows up to that step and appends,
+  /// so the file never lists a step twice, and keeps the earlier segments of the timings JSON
+  /// that ended by then. Collective.
   PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name,
-                      PetscInt resume_step = -1);
+                      const RunSpan& span, bool restarted);
   /// Prints the decomposition report (rank 0) and keeps it for the timings JSON. The halo
   /// traffic per step counts `face_exchanges` exchanges of the velocity and `cell_exchanges` of
   /// dof-1 cell fields (the Krylov solves' own exchanges are not included).
   PetscErrorCode report_decomposition(const Decomposition& d, int face_exchanges,
                                       int cell_exchanges);
 
-  /// Prints the progress line and appends the CSV row (rank 0). Not collective.
+  /// Prints the progress line (every span.progress_every steps and at the end) and appends the
+  /// CSV row (rank 0). Not collective.
   PetscErrorCode record(const StepReport& report);
   /// Prints the timing table and writes <name>_timings.json: per stage the maximum over ranks of
-  /// the seconds spent, the totals, seconds per step, peak memory per rank and bytes per cell.
-  /// Collective.
-  PetscErrorCode finish(const StageTimers& timers, PetscInt steps, double total_seconds);
+  /// the seconds spent, the totals, seconds per step, peak memory per rank and bytes per cell,
+  /// all for the steps this process ran (first_step to `last_step`); and the list of segments,
+  /// one per process that ran part of the job (requeued runs), with the whole job's totals.
+  /// `ended` says how this segment ended ("end" or the signal's name). Collective.
+  PetscErrorCode finish(const StageTimers& timers, PetscInt last_step, double total_seconds,
+                        const std::string& ended);
 
 private:
   const Grid* grid_ = nullptr;
   std::string directory_, name_;
+  RunSpan span_;
+  double wall_start_ = 0.0;
   std::FILE* csv_ = nullptr;
   std::string decomposition_json_;
+  std::vector<std::string> earlier_segments_;  // rank 0: lines of the previous timings JSON
 };
 
 }  // namespace sf

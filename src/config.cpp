@@ -338,11 +338,19 @@ private:
 
 class JobParser {
 public:
-  explicit JobParser(std::string source) : source_(std::move(source)) {}
+  explicit JobParser(std::string source, std::vector<JobOverride> overrides = {})
+      : source_(std::move(source)), overrides_(std::move(overrides)) {}
 
+  /// A problem at `path`: "<file>:<line>: <path>: <message>", or, when the value there came
+  /// from the command line, "<file>: --set <key>=<value>: <path>: <message>" (its line would
+  /// be that of the --set text, not of the file).
   [[noreturn]] void fail(int line, const std::string& path, const std::string& message) const {
     std::string text = source_;
-    if (line > 0) text += ":" + std::to_string(line);
+    if (const JobOverride* set = override_at(path)) {
+      text += ": --set " + set->text();
+    } else if (line > 0) {
+      text += ":" + std::to_string(line);
+    }
     text += ": ";
     if (!path.empty()) text += path + ": ";
     throw JobError(text + message);
@@ -509,7 +517,24 @@ private:
   /// (kMaxFrames, kMaxSteps).
   void check_run_length(const MapReader& top, const JobConfig& job) const;
 
+  /// The --set that gave the value at `path` (the last one whose key is `path` or contains it),
+  /// or nullptr.
+  const JobOverride* override_at(const std::string& path) const {
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+      const std::string& key = it->key;
+      if (path.compare(0, key.size(), key) == 0 &&
+          (path.size() == key.size() || path[key.size()] == '.' || path[key.size()] == '[')) {
+        return &*it;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Puts each --set value into the document, creating the maps on its way.
+  void apply_overrides(YAML::Node& root) const;
+
   std::string source_;
+  std::vector<JobOverride> overrides_;
   mutable std::size_t entries_read_ = 0;
   mutable std::size_t max_entries_ = 0;
 
@@ -622,6 +647,7 @@ JobConfig JobParser::parse(const std::string& text) const {
     fail(line_of(documents[1]), "", "expected a single YAML document, found a second one here");
   }
 
+  apply_overrides(documents.front());
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
@@ -631,6 +657,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   JobConfig job;
   job.source = source_;
   job.text = text;
+  job.overrides = overrides_;
 
   if (auto name = top.find("name")) {
     job.name = read_string(*name);
@@ -674,6 +701,59 @@ JobConfig JobParser::parse(const std::string& text) const {
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   check_run_length(top, job);
   return job;
+}
+
+void JobParser::apply_overrides(YAML::Node& root) const {
+  for (const JobOverride& set : overrides_) {
+    // The key: map keys joined by '.', each followed by any number of [index] into a list.
+    // "set" errors name only the --set; the path is not a path of the job yet.
+    auto refuse = [&](const std::string& why) -> void { fail(0, set.key, why); };
+    YAML::Node value;
+    try {
+      value = YAML::Load(set.value);
+    } catch (const YAML::Exception& e) {
+      refuse("YAML syntax error in the value: " + e.msg);
+    }
+    YAML::Node node;
+    node.reset(root);
+    std::string walked;
+    std::size_t at = 0;
+    while (at <= set.key.size()) {
+      const std::size_t dot = std::min(set.key.find('.', at), set.key.size());
+      const std::string segment = set.key.substr(at, dot - at);
+      const std::size_t bracket = std::min(segment.find('['), segment.size());
+      const std::string name = segment.substr(0, bracket);
+      if (name.empty()) refuse("malformed key: expected names joined by '.', as in time.end");
+      if (node.IsDefined() && !node.IsMap() && !node.IsNull()) {
+        refuse("cannot set a key inside " + walked + ", which is not a map (" + describe(node) +
+               ")");
+      }
+      walked += (walked.empty() ? "" : ".") + name;
+      YAML::Node child = node[name];
+      node.reset(child);
+      // Indices into a list that must already have that entry.
+      std::size_t pos = bracket;
+      while (pos < segment.size()) {
+        const std::size_t close = segment.find(']', pos);
+        long long index = -1;
+        if (segment[pos] != '[' || close == std::string::npos ||
+            parse_integer(segment.substr(pos + 1, close - pos - 1), index) != IntegerStatus::Ok ||
+            index < 0) {
+          refuse("malformed index in '" + segment + "': expected [<entry number from 0>]");
+        }
+        if (!node.IsSequence() || static_cast<long long>(node.size()) <= index) {
+          refuse(walked + " has no entry [" + std::to_string(index) + "] (" +
+                 (node.IsDefined() ? describe(node) : "it is not in the job") + ")");
+        }
+        walked += "[" + std::to_string(index) + "]";
+        YAML::Node item = node[static_cast<std::size_t>(index)];
+        node.reset(item);
+        pos = close + 1;
+      }
+      at = dot + 1;
+    }
+    node = value;  // assignment (not reset) replaces the value inside the document
+  }
 }
 
 void JobParser::check_run_length(const MapReader& top, const JobConfig& job) const {
@@ -1370,7 +1450,7 @@ OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   OutputConfig output;
   if (!field) return output;
   const MapReader map(*this, *field, true,
-                      {"directory", "interval", "initial_frame", "overwrite"});
+                      {"directory", "interval", "initial_frame", "overwrite", "progress_every"});
   if (auto directory = map.find("directory")) {
     output.directory = read_string(*directory);
     if (output.directory.empty()) fail(*directory, "must not be empty");
@@ -1378,6 +1458,15 @@ OutputConfig JobParser::parse_output(const std::optional<Field>& field) const {
   if (auto interval = map.find("interval")) output.interval = read_zero_or_positive(*interval);
   if (auto initial = map.find("initial_frame")) output.initial_frame = read_bool(*initial);
   if (auto overwrite = map.find("overwrite")) output.overwrite = read_bool(*overwrite);
+  if (auto every = map.find("progress_every")) {
+    const long long n = read_integer(*every, "expected an integer >= 1");
+    if (n < 1 || n > std::numeric_limits<PetscInt>::max()) {
+      fail(*every, "expected an integer from 1 to " +
+                       std::to_string(std::numeric_limits<PetscInt>::max()) + ", " +
+                       describe(every->node));
+    }
+    output.progress_every = static_cast<PetscInt>(n);
+  }
   return output;
 }
 
@@ -1644,8 +1733,9 @@ void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, 
 
 }  // namespace
 
-JobConfig parse_job(const std::string& text, const std::string& source) {
-  return JobParser(source).parse(text);
+JobConfig parse_job(const std::string& text, const std::string& source,
+                    const std::vector<JobOverride>& overrides) {
+  return JobParser(source, overrides).parse(text);
 }
 
 void resolve_ranks(JobConfig& job, int ranks) {
@@ -1664,7 +1754,7 @@ void resolve_ranks(JobConfig& job, int ranks) {
     unknowns *= grid.cells[a];
   }
   if (unknowns > kMaxIndex) {
-    JobParser(job.source)
+    JobParser(job.source, job.overrides)
         .fail(grid.cells_line, "grid.cells_per_rank",
               block + " cells per rank on " + std::to_string(ranks) + " ranks (" + layout +
                   ") is " + std::to_string(unknowns) +
@@ -1674,14 +1764,15 @@ void resolve_ranks(JobConfig& job, int ranks) {
   for (int a = 0; a < grid.dim; ++a) {
     const std::string problem = cell_size_problem(grid, a);
     if (!problem.empty()) {
-      JobParser(job.source)
+      JobParser(job.source, job.overrides)
           .fail(grid.origin_line, "grid.origin[" + std::to_string(a) + "]",
                 "on " + std::to_string(ranks) + " ranks, " + problem);
     }
   }
 }
 
-JobConfig load_job(MPI_Comm comm, const std::string& path) {
+JobConfig load_job(MPI_Comm comm, const std::string& path,
+                   const std::vector<JobOverride>& overrides) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
 
@@ -1707,7 +1798,7 @@ JobConfig load_job(MPI_Comm comm, const std::string& path) {
   MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
   // Every rank parses the same text, so every rank throws the same JobError or none does, and
   // the memory check below, which is collective, is reached by all ranks or by none.
-  const JobParser parser(path);
+  const JobParser parser(path, overrides);
   JobConfig job = parser.parse(text);
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);

@@ -246,11 +246,26 @@ struct OutputConfig {
   // A new run (not a restart) over the files of an earlier run of the same name replaces them
   // only when this is set; otherwise it is refused (io/run_lock.hpp).
   bool overwrite = false;
+  // The progress line is printed every this many steps (and for the last one); the steps CSV
+  // still gets every step. Long runs set it to keep their logs readable.
+  PetscInt progress_every = 1;
+};
+
+/// One `--set <key>=<value>` of the command line: a dotted job key (grid.cells,
+/// scalars.density.diffusion, forces.buoyancy.beta; an index picks a list item, as in
+/// obstacles[0].radius) and its value in YAML ([64,128,64], 2, {type: zero}). Overrides are
+/// applied to the job file's YAML before anything is read from it, so a value is checked exactly
+/// as if the file held it; a problem with it is reported as "--set <key>=<value>: ...".
+struct JobOverride {
+  std::string key;
+  std::string value;
+  std::string text() const { return key + "=" + value; }
 };
 
 struct JobConfig {
   std::string source;  // the path the job was read from (for messages)
   std::string text;    // the job file's full text, exactly as read
+  std::vector<JobOverride> overrides;  // --set on the command line, applied on top of `text`
   std::string name;    // run name: output files are <directory>/<name>_NNNNNN.h5 and <name>.xmf
   GridConfig grid;
   // boundary[axis][side], side 0 = lower, 1 = upper; axes beyond dim hold Periodic.
@@ -274,14 +289,16 @@ struct JobConfig {
 /// Parses and validates a job from its text, including the limits of jobs/README.md "Limits"
 /// (magnitudes of numbers, frame and step counts, the name's length). `source` is used in
 /// messages only. Throws JobError for the first problem found.
-JobConfig parse_job(const std::string& text, const std::string& source);
+JobConfig parse_job(const std::string& text, const std::string& source,
+                    const std::vector<JobOverride>& overrides = {});
 
 /// Reads `path` on rank 0, broadcasts the text and parses it on every rank, so every rank
 /// reaches the same verdict and none waits in a collective for a rank that failed. Only a
 /// regular file of at most 1 MiB is read; anything else (a FIFO, a device, a directory, a larger
 /// file) is refused without reading it. Collective on `comm`. Throws JobError on every rank if
 /// the file is missing, refused or malformed.
-JobConfig load_job(MPI_Comm comm, const std::string& path);
+JobConfig load_job(MPI_Comm comm, const std::string& path,
+                   const std::vector<JobOverride>& overrides = {});
 
 /// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridConfig). Does nothing for a
 /// job that gave grid.cells. Throws JobError if the resulting grid exceeds the index range.

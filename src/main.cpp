@@ -1,4 +1,5 @@
-// stablefluids <job.yaml> [--restart <checkpoint.h5|latest>] [PETSc options]
+// stablefluids <job.yaml> [--restart <checkpoint.h5|latest>] [--set <key>=<value>]...
+//              [PETSc options]      (stablefluids --help; the rules in command_line.hpp)
 //
 // Reads the job (every rank reaches the same verdict, so a bad job stops every rank with the same
 // message and exit status 2), builds the Simulation and runs it. PETSc options from the command
@@ -13,64 +14,33 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "build_info.hpp"
+#include "command_line.hpp"
 #include "config.hpp"
 #include "errors.hpp"
 #include "simulation.hpp"
 
-static const char usage[] =
-    "stablefluids: Stam's Stable Fluids on a distributed MAC grid.\n"
-    "usage: mpiexec -n <ranks> stablefluids <job.yaml> [--restart <checkpoint.h5|latest>]\n"
-    "       [PETSc options]\n"
-    "  the job file format is documented in jobs/README.md\n";
-
 namespace {
-
-/// The first argument that is not an option (nor an option's value) names the job.
-std::string job_argument(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (!arg.empty() && arg[0] != '-') return arg;
-    // Skip the value of an option written as "-option value".
-    if (i + 1 < argc && argv[i + 1][0] != '-' && arg.size() > 1) ++i;
-  }
-  return {};
-}
-
-/// The value of --restart (or -restart), read through PETSc's options database so that PETSc
-/// counts the option as used; "" without it. *given is set when the option is there, with or
-/// without a value.
-PetscErrorCode restart_argument(std::string* value, bool* given) {
-  PetscFunctionBeginUser;
-  value->clear();
-  *given = false;
-  for (const char* name : {"--restart", "-restart"}) {
-    char buffer[PETSC_MAX_PATH_LEN] = "";
-    PetscBool set = PETSC_FALSE;
-    PetscCall(PetscOptionsGetString(nullptr, nullptr, name, buffer, sizeof buffer, &set));
-    if (set) {
-      *given = true;
-      *value = buffer;
-    }
-  }
-  PetscFunctionReturn(0);
-}
 
 /// Builds the simulation from the job and runs it. Returns the exit status; a failure of any
 /// kind ends in sf::settle_failure() while the simulation still exists, so that no rank tears
 /// down its solvers while another may still be using them in a collective.
-int run_job(const std::string& path, const std::string& restart, int* argc, char*** argv) {
+int run_job(const sf::CommandLine& line, int* argc, char*** argv) {
   std::unique_ptr<sf::JobConfig> job;
   std::unique_ptr<sf::Simulation> simulation;
   PetscErrorCode code = 0;
   int interrupted = 0;
   try {
-    job = std::make_unique<sf::JobConfig>(sf::load_job(PETSC_COMM_WORLD, path));
+    job = std::make_unique<sf::JobConfig>(
+        sf::load_job(PETSC_COMM_WORLD, line.job, line.overrides));
   } catch (const sf::JobError& error) {
     // Every rank parsed the same text and threw the same error: rank 0 says it.
     (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stablefluids: error: %s\n", error.what());
     return sf::settle_failure(0, true);
   }
+  bool set_up = false;
   try {
     if (!job->petsc_options.empty()) {
       code = PetscOptionsInsertString(nullptr, job->petsc_options.c_str());
@@ -79,7 +49,8 @@ int run_job(const std::string& path, const std::string& restart, int* argc, char
     }
     if (!code) {
       simulation = std::make_unique<sf::Simulation>();
-      code = simulation->setup(PETSC_COMM_WORLD, *job, restart);
+      code = simulation->setup(PETSC_COMM_WORLD, *job, line.restart);
+      set_up = !code;
     }
     if (!code) code = simulation->run(&interrupted);
   } catch (const std::exception& error) {
@@ -88,6 +59,8 @@ int run_job(const std::string& path, const std::string& restart, int* argc, char
     code = PETSC_ERR_LIB;
   }
   if (code) return sf::settle_failure(code);
+  // Only a run whose solvers were all set up has read every option it will read.
+  if (set_up) (void)sf::warn_unused_options(PETSC_COMM_WORLD);
   return interrupted ? sf::kExitInterrupted : sf::kExitDone;
 }
 
@@ -95,28 +68,41 @@ int run_job(const std::string& path, const std::string& restart, int* argc, char
 
 int main(int argc, char** argv) {
   if (sf::prepare_process() != 0) return sf::kExitFailed;
-  PetscCall(PetscInitialize(&argc, &argv, nullptr, usage));
+  // Our own arguments (the job, --restart, --set, --help, --version) are taken out first: PETSc
+  // would read a job file after an option as that option's value.
+  const sf::CommandLine line = sf::parse_command_line(argc, argv);
+  std::vector<char*> petsc_argv;
+  for (const std::string& arg : line.petsc_arguments) petsc_argv.push_back(const_cast<char*>(arg.c_str()));
+  petsc_argv.push_back(nullptr);
+  int petsc_argc = static_cast<int>(petsc_argv.size()) - 1;
+  char** petsc_args = petsc_argv.data();
+  PetscCall(PetscInitialize(&petsc_argc, &petsc_args, nullptr, sf::command_line_help()));
   PetscCall(sf::install_error_handling());
   int status = sf::kExitDone;
-  // The job's name is the first plain argument; PETSc options may come before or after it, but
-  // an option that takes a value must then be followed by it directly.
-  const std::string path = job_argument(argc, argv);
-  std::string restart;
-  bool restart_given = false;
-  PetscBool help = PETSC_FALSE;
-  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-help", &help));
-  PetscCall(restart_argument(&restart, &restart_given));
-  if (restart_given && restart.empty()) {
+  PetscBool petsc_help = PETSC_FALSE;
+  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-help", &petsc_help));
+  if (!line.error.empty()) {
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
-                           "stablefluids: error: --restart needs a checkpoint file or 'latest'\n"));
+                           "stablefluids: error: %s (stablefluids --help lists the options)\n",
+                           line.error.c_str()));
     status = sf::kExitBadJob;
-  } else if (path.empty()) {
-    if (!help) {
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s", usage));
+  } else if (line.help) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", sf::command_line_help()));
+  } else if (line.version) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n%s", sf::program_version().c_str(),
+                          sf::library_versions().c_str()));
+  } else if (line.job.empty()) {
+    // PETSc's -help has printed the usage already.
+    if (!petsc_help) {
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
+                             "stablefluids: error: no job file given\n"
+                             "usage: mpiexec -n <ranks> stablefluids <job.yaml> "
+                             "[--restart <checkpoint.h5|latest>] [--set <key>=<value>]... "
+                             "[PETSc options]\n(stablefluids --help says more)\n"));
       status = sf::kExitBadJob;
     }
   } else {
-    status = run_job(path, restart, &argc, &argv);
+    status = run_job(line, &petsc_argc, &petsc_args);
   }
   PetscCall(PetscFinalize());
   return status;

@@ -64,7 +64,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                                 ", t = %.17g\n",
                           path.c_str(), step_, time_));
   }
-  PetscCall(log_.open(grid_, job.output.directory, job.name, restarted_ ? step_ : -1));
+  PetscCall(log_.open(grid_, job.output.directory, job.name,
+                      RunSpan{step_, time_, job.time.end, job.output.progress_every},
+                      restarted_));
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
   // Per step: the velocity is exchanged before the forces, before advection, and twice in the
   // projection (its right-hand side and its divergence check); every scalar before the forces
@@ -327,7 +329,9 @@ PetscErrorCode Simulation::run(int* interrupted) {
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     PetscCall(run_in_situ(&report.insitu_seconds));
-    PetscCall(log_.record(report));
+    // The frame and checkpoint this step owes, timed for the progress line: a step's honest
+    // cost includes them.
+    const double output_start = MPI_Wtime();
     // k * interval is computed, not accumulated, but still rounds (6 * 0.1 > 0.6): an output
     // time within a billionth of the interval counts as reached.
     if (time_ >= next_output_time() - 1e-9 * job_->output.interval) {
@@ -337,19 +341,19 @@ PetscErrorCode Simulation::run(int* interrupted) {
     bool due = false;
     int signal = 0;
     PetscCall(checkpoint_due(&due, &signal));
-    if (due && (checkpointing || signal)) {
-      std::string path;
-      PetscCall(write_checkpoint(&path));
-      if (signal) {
-        PetscCall(PetscPrintf(grid_.comm(),
-                              "stablefluids: %s received; stopped after step %" PetscInt_FMT
-                              " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
-                              signal_name(signal), step_, time_, job_->source.c_str()));
-        if (interrupted) *interrupted = signal;
-        if (in_situ_) PetscCall(in_situ_->finalize());
-        PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
-        PetscFunctionReturn(0);
-      }
+    std::string checkpoint_path;
+    if (due && (checkpointing || signal)) PetscCall(write_checkpoint(&checkpoint_path));
+    report.output_seconds = MPI_Wtime() - output_start;
+    PetscCall(log_.record(report));
+    if (signal && !checkpoint_path.empty()) {
+      PetscCall(PetscPrintf(grid_.comm(),
+                            "stablefluids: %s received; stopped after step %" PetscInt_FMT
+                            " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
+                            signal_name(signal), step_, time_, job_->source.c_str()));
+      if (interrupted) *interrupted = signal;
+      if (in_situ_) PetscCall(in_situ_->finalize());
+      PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start, signal_name(signal)));
+      PetscFunctionReturn(0);
     }
   }
   if (checkpointing && last_checkpoint_step_ != step_) {
@@ -357,7 +361,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
   if (in_situ_) PetscCall(in_situ_->finalize());
-  PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start));
+  PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start, "end"));
   PetscCall(PetscPrintf(grid_.comm(), "stablefluids: reached t = %g after %" PetscInt_FMT
                                       " steps; %d frames, index %s\n",
                         time_, step_, writer_.frames_written(), writer_.index_path().c_str()));

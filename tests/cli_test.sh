@@ -2,7 +2,9 @@
 # End-to-end checks of the executable, as a user runs it:
 #   - each example job runs on 2 ranks and leaves frames and an .xmf that h5ls/h5dump read;
 #   - a malformed job, and a missing one, stop every rank with exit status 2 and one message
-#     naming the file, the line and the key, well before the timeout (no rank hangs).
+#     naming the file, the line and the key, well before the timeout (no rank hangs);
+#   - the command line: --help, --version, PETSc options before the job, unused options named,
+#     --set overrides of job keys.
 # usage: cli_test.sh <stablefluids executable> <source dir> <mpiexec>
 set -uo pipefail
 exe=$1 src=$2 mpiexec=$3
@@ -51,6 +53,115 @@ run 3 does-not-exist.yaml > missing.log 2>&1
 status=$?
 check "missing job exits with status 2 (got $status)" test "$status" -eq 2
 check "missing job is named" grep -q "cannot read job file 'does-not-exist.yaml'" missing.log
+
+# The command line (src/command_line.hpp).
+"$exe" --help > help.out 2> help.err
+status=$?
+check "--help exits 0 (got $status)" test "$status" -eq 0
+for part in "usage: mpiexec -n <ranks> stablefluids <job.yaml>" "--restart <checkpoint.h5|latest>" \
+            "--set <key>=<value>" "--version" "-help " "jobs/README.md" "exit status"; do
+  check "--help mentions '$part'" grep -qF -- "$part" help.out
+done
+check "--help writes nothing to stderr" test ! -s help.err
+
+"$exe" --version > version.out 2>&1
+status=$?
+check "--version exits 0 (got $status)" test "$status" -eq 0
+for part in "stablefluids " "(commit " "PETSc 3." "HDF5 1." "MPI: " "yaml-cpp " "ParaView Catalyst"; do
+  check "--version names '$part'" grep -qF "$part" version.out
+done
+if commit=$(git -C "$src" rev-parse --short=12 HEAD 2> /dev/null); then
+  check "--version names the commit built, $commit" grep -q "(commit $commit" version.out
+fi
+
+# A small job: 2-D, 5 steps, a frame every step.
+sed -e 's/^  end: 1.0/  end: 0.05/' -e 's/^  interval: 0.1/  interval: 0.01/' \
+    -e "s|^  directory: .*|  directory: $work/small|" "$src/jobs/vortex_2d.yaml" > small.yaml
+check "the small job was made" grep -q "end: 0.05" small.yaml
+
+# A PETSc option before the job used to take the job file as its value ("Unsupported viewer").
+run 2 -log_view small.yaml -pressure_ksp_rtol 1e-9 --set output.overwrite=true \
+  > log_view.out 2> log_view.err
+status=$?
+check "-log_view before the job runs it (status $status)" test "$status" -eq 0
+check "-log_view before the job prints PETSc's summary" \
+  grep -q "PETSc Performance Summary" log_view.out
+check "a run with only used options warns of none" test ! -s log_view.err
+
+# A mistyped option is named at the end, once, on stderr; the run itself is not affected.
+run 2 small.yaml -pressure_ksp_rtoll 1e-9 -diffusion_ksp_type cg --set output.overwrite=true \
+  > typo.out 2> typo.err
+status=$?
+check "a mistyped option does not fail the run (status $status)" test "$status" -eq 0
+check "the unused options are listed in one warning" \
+  test "$(grep -c "warning: 2 PETSc options no solver read" typo.err)" -eq 1
+check "the warning names the mistyped option and its value" grep -q -- "-pressure_ksp_rtoll 1e-9" typo.err
+check "the warning names the option of a solver this job lacks (no viscosity)" \
+  grep -q -- "-diffusion_ksp_type cg" typo.err
+check "the warning is not on stdout" bash -c "! grep -q warning typo.out"
+
+# --set overrides job keys, checked like the file.
+run 2 small.yaml --set time.end=0.02 --set "output.directory=$work/set" > set.out 2>&1
+status=$?
+frames=$(find "$work/set" -name 'vortex_2d_*.h5' | wc -l)
+check "--set runs (status $status)" test "$status" -eq 0
+check "--set time.end=0.02 and the directory: 3 frames there (found $frames)" test "$frames" -eq 3
+run 2 small.yaml --set time.end=-1 > set_bad.out 2>&1
+status=$?
+check "--set with a bad value exits 2 (got $status)" test "$status" -eq 2
+check "--set with a bad value is named once" \
+  test "$(grep -c "small.yaml: --set time.end=-1: time.end: must be > 0" set_bad.out)" -eq 1
+run 2 small.yaml --set > set_missing.out 2>&1
+status=$?
+check "--set without a value exits 2 (got $status)" test "$status" -eq 2
+check "--set without a value says what it needs" grep -q -- "--set needs <key>=<value>" set_missing.out
+run 2 -log_view > no_job.out 2>&1
+status=$?
+check "no job file exits 2 (got $status)" test "$status" -eq 2
+check "no job file is said" grep -q "no job file given" no_job.out
+
+# Progress: every output.progress_every steps and the last, with the share of time.end, the
+# output and in-situ time, the rate and an ETA.
+run 2 small.yaml --set output.progress_every=2 --set "output.directory=$work/progress" \
+  > progress.out 2>&1
+status=$?
+check "progress_every runs (status $status)" test "$status" -eq 0
+check "progress_every=2 prints steps 2, 4 and the last, 5" \
+  test "$(grep -oE '^step +[0-9]+' progress.out | awk '{printf "%s ", $2}')" = "2 4 5 "
+check "the progress line has the share of time.end, output time, rate and ETA" \
+  grep -qE '^step +5 +t 0.05 +100.0%.* s \+ out [0-9.]+ \+ insitu [0-9.]+ +[0-9.e+]+ steps/s +ETA 0:00$' \
+  progress.out
+check "the steps CSV still has every step" \
+  test "$(($(wc -l < "$work/progress/vortex_2d_steps.csv") - 1))" -eq 5
+
+# Timings after a restart count only the steps this process ran, and the earlier segment is kept
+# (a restart used to divide by the absolute step number).
+run 2 small.yaml --set "checkpoint={every_steps: 5}" --set "output.directory=$work/segments" \
+  > first.out 2>&1
+run 2 small.yaml --set "checkpoint={every_steps: 5}" --set "output.directory=$work/segments" \
+  --set time.end=0.1 --restart latest > second.out 2>&1
+status=$?
+check "the restarted run continues to t = 0.1 (status $status)" test "$status" -eq 0
+check "the restarted run's table counts its own 5 steps" \
+  grep -q "share   (5 steps, 5 to 10)" second.out
+timings_after_restart() {
+  python3 - "$work/segments/vortex_2d_timings.json" "$work/segments/vortex_2d_steps.csv" <<'PY'
+import csv, json, math, sys
+t = json.load(open(sys.argv[1]))
+rows = [int(r["step"]) for r in csv.DictReader(open(sys.argv[2]))]
+segments = t["segments"]
+ok = (t["first_step"] == 5 and t["last_step"] == 10 and t["steps"] == 5
+      and math.isclose(t["seconds_per_step"] * 5, t["total_seconds"], rel_tol=1e-6)
+      and [(s["first_step"], s["last_step"], s["steps"]) for s in segments] == [(0, 5, 5), (5, 10, 5)]
+      and math.isclose(t["job_total_seconds"], sum(s["total_seconds"] for s in segments), rel_tol=1e-6)
+      and t["job_steps_run"] == 10 and rows == list(range(1, 11)))
+print(json.dumps({k: t[k] for k in ("first_step", "last_step", "steps", "total_seconds",
+                                    "seconds_per_step", "segments")}), "csv steps", rows)
+sys.exit(0 if ok else 1)
+PY
+}
+check "the timings JSON after a restart: this segment's steps, both segments, CSV steps once" \
+  timings_after_restart
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -647,6 +647,16 @@ TEST(ConfigError, CheckpointErrors) {
                {"job.yaml:8: checkpoint.keep: duplicate key (first given on line 7)"});
 }
 
+TEST(Config, ProgressEvery) {
+  EXPECT_EQ(sf::parse_job(kHead, "job.yaml").output.progress_every, 1);
+  EXPECT_EQ(sf::parse_job(kHead + "output: {progress_every: 100}\n", "job.yaml").output.progress_every,
+            100);
+  expect_error(kHead + "output: {progress_every: 0}\n",
+               {"job.yaml:6: output.progress_every: expected an integer from 1 to"});
+  expect_error(kHead + "output: {progress_every: 2.5}\n",
+               {"job.yaml:6: output.progress_every: expected an integer >= 1, got \"2.5\""});
+}
+
 TEST(ConfigError, DebugErrors) {
   expect_error(kHead + "debug: [true]\n", {"job.yaml:6: debug: expected a map, got a list"});
   expect_error(kHead + "debug:\n  dump_on_failure: sometimes\n",
