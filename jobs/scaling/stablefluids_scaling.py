@@ -16,6 +16,7 @@ A *study* is a small YAML file naming a base job and the rank counts to run it o
     # dt: 0.05                        # the fixed step; default: the job's time.dt, or its
     #                                 # time.dt_max for an adaptive (cfl) job
     # timeout: 1800                   # seconds per local run (default 1800)
+    # catalyst: drop                  # drop (default) | keep: the base job's catalyst section
     # slurm: {time: "00:30:00", partition: ..., account: ..., ntasks_per_node: 64, exclusive: true}
 
 A strong study keeps the grid of the base job (``grid.cells``) fixed. A weak study needs a base
@@ -25,11 +26,17 @@ run's timings JSON.
 
 Every run is the base job with ``name`` set to ``<study>_r<ranks>_rep<k>``, ``time`` replaced by
 a fixed step ``{dt, end: steps * dt}``, ``output`` sent to the run's directory with no frames,
-and ``checkpoint`` removed. It is written to ``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run
+``checkpoint`` removed, and ``catalyst`` removed unless the study says ``catalyst: keep``
+(rendering is not what a scaling study measures, and a script named relative to the base job
+would not be found from the run's job file). With ``keep``, every script path is made absolute
+against the base job's directory, and a relative ``catalyst.directory`` is put under the run's
+directory. The job is written to ``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run
 there; the solver leaves ``<name>_timings.json`` and ``<name>_steps.csv`` beside it, and the
 run's output goes to ``run.log``.
 
-Subcommands (all take the study file; ``--output DIR`` overrides the study's output directory):
+Subcommands (all take the study file; ``--output DIR`` overrides the study's output directory,
+and ``--steps N``, ``--repetitions N`` and ``--ranks 1,2`` the study's values, for a quick
+check of a large study; give ``collect`` and ``plot`` the same overrides as ``run``):
 
     run STUDY [--dry-run] [--slurm]   run every (ranks, repetition) pair locally under mpiexec,
                                       or with --slurm write a Slurm array job instead
@@ -71,7 +78,7 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(SCRIPT_DIR))
 TEMPLATE = os.path.join(SOURCE_DIR, "jobs", "slurm", "array.sbatch.in")
 
 STUDY_KEYS = {"name", "base_job", "kind", "ranks", "steps", "repetitions", "petsc_options",
-              "output", "dt", "timeout", "slurm"}
+              "output", "dt", "timeout", "slurm", "catalyst"}
 SLURM_KEYS = {"time", "partition", "account", "ntasks_per_node", "exclusive"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_TIMEOUT = 1800.0
@@ -120,11 +127,14 @@ def dump_yaml(data):
 class Study:
     """A parsed and checked study file, with its paths resolved."""
 
-    def __init__(self, path, output_override=None):
+    def __init__(self, path, output_override=None, overrides=None):
+        """overrides: values for 'steps', 'repetitions' or 'ranks' that replace the study's
+        (from the command line), checked like the study's own."""
         self.path = os.path.abspath(path)
         data = load_yaml(self.path, "study")
         if not isinstance(data, dict):
             raise ScalingError(f"{path}: a study must be a YAML map")
+        data.update({k: v for k, v in (overrides or {}).items() if v is not None})
         unknown = sorted(set(data) - STUDY_KEYS)
         if unknown:
             raise ScalingError(f"{path}: unknown key(s) {', '.join(unknown)} "
@@ -167,6 +177,10 @@ class Study:
         self.timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if not _positive_number(self.timeout):
             raise ScalingError(f"{path}: timeout must be a positive number of seconds")
+        self.catalyst = data.get("catalyst", "drop")
+        if self.catalyst not in ("drop", "keep"):
+            raise ScalingError(f"{path}: catalyst must be 'drop' or 'keep', "
+                               f"got {self.catalyst!r}")
         self.slurm = data.get("slurm") or {}
         if not isinstance(self.slurm, dict) or set(self.slurm) - SLURM_KEYS:
             raise ScalingError(f"{path}: slurm must be a map with keys among "
@@ -247,7 +261,34 @@ def derive_job(study, base, run):
     job["output"] = {"directory": run.directory, "interval": 0, "initial_frame": False,
                      "overwrite": True}
     job.pop("checkpoint", None)
+    if study.catalyst == "keep" and job.get("catalyst"):
+        job["catalyst"] = kept_catalyst(study, job["catalyst"], run)
+    else:
+        job.pop("catalyst", None)
     return job
+
+
+def kept_catalyst(study, section, run):
+    """The base job's catalyst section for a run's job file, which lives in another directory:
+    the solver reads script paths relative to the job file, so they are made absolute against
+    the base job's directory; a relative output directory (relative to the working directory,
+    which is the run's) is spelt out under the run's directory."""
+    if not isinstance(section, dict):
+        return section  # malformed: the solver reports it with the job's line
+    section = dict(section)
+    here = os.path.dirname(study.base_job)
+    scripts = []
+    for entry in section.get("scripts") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("script"), str):
+            entry = dict(entry)
+            entry["script"] = os.path.normpath(os.path.join(here, entry["script"]))
+        scripts.append(entry)
+    if scripts:
+        section["scripts"] = scripts
+    directory = section.get("directory")
+    if isinstance(directory, str) and directory and not os.path.isabs(directory):
+        section["directory"] = os.path.normpath(os.path.join(run.directory, directory))
+    return section
 
 
 def write_job(study, base, run):
@@ -439,7 +480,14 @@ def write_slurm(study, args):
               file=sys.stderr)
     print(f"wrote {path} ({len(runs)} array tasks) and {tasks}")
     print(f"submit with:\n  sbatch {shlex.quote(path)}")
+    # collect and plot must see the same runs, so they get the same overrides.
     override = f" --output {shlex.quote(study.output)}" if args.output else ""
+    if args.steps:
+        override += f" --steps {args.steps}"
+    if args.repetitions:
+        override += f" --repetitions {args.repetitions}"
+    if args.ranks:
+        override += " --ranks " + ",".join(str(n) for n in args.ranks)
     wrapper = os.path.join(SCRIPT_DIR, "run")
     print("when all tasks have finished:\n"
           f"  {wrapper} collect {shlex.quote(study.path)}{override}\n"
@@ -738,6 +786,22 @@ def plot(study):
 # ----------------------------------------------------------------------------------------------
 # Command line
 
+def _int_argument(text):
+    """A positive integer on the command line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _ranks_argument(text):
+    """A comma-separated list of positive rank counts."""
+    return [_int_argument(part) for part in text.split(",")]
+
+
 def parse_args(argv):
     """The command line."""
     parser = argparse.ArgumentParser(
@@ -760,6 +824,12 @@ def parse_args(argv):
         p.add_argument("study", help="the study file (YAML)")
         p.add_argument("--output", metavar="DIR",
                        help="results directory, overriding the study's 'output'")
+        p.add_argument("--steps", type=_int_argument, metavar="N",
+                       help="steps per run, overriding the study's 'steps'")
+        p.add_argument("--repetitions", type=_int_argument, metavar="N",
+                       help="runs per rank count, overriding the study's 'repetitions'")
+        p.add_argument("--ranks", type=_ranks_argument, metavar="N,N,...",
+                       help="rank counts, overriding the study's 'ranks'")
         if name in ("run", "all"):
             p.add_argument("--dry-run", action="store_true",
                            help="print what would run, write nothing")
@@ -783,7 +853,9 @@ def main(argv=None):
     """Entry point: the status is 0 on success, 1 on a reported error."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        study = Study(args.study, args.output)
+        study = Study(args.study, args.output, {"steps": args.steps,
+                                                "repetitions": args.repetitions,
+                                                "ranks": args.ranks})
         if args.command in ("run", "all"):
             if args.slurm:
                 write_slurm(study, args)
