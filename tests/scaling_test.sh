@@ -9,8 +9,9 @@
 #     `all` with --steps 2 --repetitions 1, its runs without the catalyst section;
 #   - `catalyst: keep` makes the base job's script paths absolute, so the run's job file, in
 #     another directory, names the same script; anything but drop/keep is refused;
-#   - `run --slurm` writes an array script that bash parses, whose --array range matches the
-#     (ranks, repetition) pairs, and a task table naming every rank count and existing job file;
+#   - `run --slurm` writes one array script per rank count that bash parses, each asking for
+#     that many tasks, with the --array range of its (ranks, repetition) pairs, a script that
+#     submits them all, and a task table naming every rank count and existing job file;
 #   - errors (no executable) end with a message and a non-zero status; --dry-run writes nothing.
 # usage: scaling_test.sh <source dir> <stablefluids executable>
 set -uo pipefail
@@ -152,8 +153,7 @@ keep_study kept keep
 keep_study dropped ""
 keep_study wrong maybe
 for study in kept dropped; do
-  PATH="$work/nosbatch:/usr/bin:/bin" "${driver[@]}" run "keep/$study.yaml" --slurm \
-    --exe "$exe" > "keep_$study.log" 2>&1
+  "${driver[@]}" run "keep/$study.yaml" --slurm --exe "$exe" > "keep_$study.log" 2>&1
   check "catalyst study '$study': the job files are written" \
     test -s "keep/out_$study/runs/r2_rep1/job.yaml"
 done
@@ -178,20 +178,39 @@ PATH="$work/nosbatch:/usr/bin:/bin" "${driver[@]}" run "$studies/tiny_strong.yam
   --exe "$exe" --output "$work/slurm" > slurm.log 2>&1
 status=$?
 check "--slurm succeeds without sbatch (status $status)" test "$status" -eq 0
-check "--slurm prints the sbatch line" grep -q "sbatch .*slurm_array.sbatch" slurm.log
-script=$work/slurm/slurm_array.sbatch
+submit=$work/slurm/slurm_submit.sh
 tasks=$work/slurm/slurm_tasks.txt
+check "--slurm prints how to submit" grep -q "^  .*slurm_submit.sh$" slurm.log
 check "bash -n jobs/slurm/run.sbatch" bash -n "$src/jobs/slurm/run.sbatch"
-check "bash -n slurm_array.sbatch" bash -n "$script"
-check "no template placeholders left" bash -c "! grep -q '@[A-Z_]*@' '$script'"
+check "bash -n slurm_submit.sh" bash -n "$submit"
 pairs=$("$py" -c "import sys, yaml; s = yaml.safe_load(open(sys.argv[1]))
 print(len(s['ranks']) * s['repetitions'])" "$studies/tiny_strong.yaml")
-check "--array=0-$((pairs - 1))" grep -qx "#SBATCH --array=0-$((pairs - 1))" "$script"
-check "--signal=USR1@120" grep -qx "#SBATCH --signal=USR1@120" "$script"
-check "--ntasks is the largest rank count" grep -qx "#SBATCH --ntasks=4" "$script"
-check "srun -n per task" grep -q 'srun -n "$ranks"' "$script"
-check "module lines are commented" \
-  bash -c "grep -q '^# module load' '$script' && ! grep -q '^module' '$script'"
+# One array job per rank count, sized for it: tasks 0-1 are the 1-rank runs, 2-3 the 2-rank
+# ones, 4-5 the 4-rank ones (the task table's order), and each script asks for its ranks only.
+first=0
+for n in 1 2 4; do
+  script=$work/slurm/slurm_r$n.sbatch
+  check "slurm_r$n.sbatch: bash -n" bash -n "$script"
+  check "slurm_r$n.sbatch: no template placeholders left" \
+    bash -c "! grep -q '@[A-Z_]*@' '$script'"
+  check "slurm_r$n.sbatch: --ntasks=$n" grep -qx "#SBATCH --ntasks=$n" "$script"
+  check "slurm_r$n.sbatch: --array=$first-$((first + 1))" \
+    grep -qx "#SBATCH --array=$first-$((first + 1))" "$script"
+  check "slurm_r$n.sbatch: --signal=USR1@120" grep -qx "#SBATCH --signal=USR1@120" "$script"
+  check "slurm_r$n.sbatch: --open-mode=append" grep -qx "#SBATCH --open-mode=append" "$script"
+  check "slurm_r$n.sbatch: srun -n per task" grep -q 'srun -n "$ranks"' "$script"
+  check "slurm_r$n.sbatch: module lines are commented" \
+    bash -c "grep -q '^# module load' '$script' && ! grep -q '^module' '$script'"
+  check "slurm_submit.sh submits slurm_r$n.sbatch" grep -qx "sbatch $script" "$submit"
+  if command -v shellcheck > /dev/null; then
+    # The template, whose source line shellcheck follows, is checked by the shellcheck test;
+    # from the results directory the sourced file is out of its reach.
+    check "slurm_r$n.sbatch passes shellcheck" shellcheck -e SC1091 "$script"
+  fi
+  first=$((first + 2))
+done
+check "slurm_submit.sh submits nothing else" test "$(grep -c '^sbatch' "$submit")" -eq 3
+check "no other array scripts" test "$(find "$work/slurm" -name '*.sbatch' | wc -l)" -eq 3
 check "the task table has one line per pair" test "$(grep -vc '^#' "$tasks")" -eq "$pairs"
 for n in 1 2 4; do
   check "the task table lists $n ranks" \

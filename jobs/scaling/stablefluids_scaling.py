@@ -39,8 +39,10 @@ and ``--steps N``, ``--repetitions N`` and ``--ranks 1,2`` the study's values, f
 check of a large study; give ``collect`` and ``plot`` the same overrides as ``run``):
 
     run STUDY [--dry-run] [--slurm]   run every (ranks, repetition) pair locally under mpiexec,
-                                      or with --slurm write a Slurm array job instead
-                                      (<output>/slurm_array.sbatch, <output>/slurm_tasks.txt)
+                                      or with --slurm write Slurm array jobs instead, one per
+                                      rank count, each asking for its ranks
+                                      (<output>/slurm_r<ranks>.sbatch, slurm_tasks.txt, and
+                                      slurm_submit.sh, which submits them all)
     collect STUDY                     median over repetitions -> <output>/results.csv, results.md
     plot STUDY                        time_per_step.png, speedup.png, stages.png in <output>/
     all STUDY                         run, collect and plot
@@ -427,7 +429,8 @@ def failure_message(run, status):
 # Slurm
 
 def write_slurm(study, args):
-    """Write the derived jobs, the task table and the array script; print the sbatch line."""
+    """Write the derived jobs, the task table, one array script per rank count and the script
+    that submits them all; print how to submit and collect."""
     base = read_base_job(study)
     exe = find_executable(args)
     runs = study.runs()
@@ -436,10 +439,18 @@ def write_slurm(study, args):
             template = handle.read()
     except OSError as err:
         raise ScalingError(f"cannot read the Slurm template '{TEMPLATE}': {err.strerror}")
+    # The tasks of one array job share one resource request, so every rank count gets an array
+    # of its own, sized for it; task numbers stay those of the one task table.
+    arrays = {}
+    for task, run in enumerate(runs):
+        arrays.setdefault(run.ranks, []).append(task)
+    scripts = {n: os.path.join(study.output, f"slurm_r{n}.sbatch") for n in arrays}
+    submit = os.path.join(study.output, "slurm_submit.sh")
     if args.dry_run:
         print(f"would write {len(runs)} job files under {study.output}/runs, "
-              f"{study.output}/slurm_tasks.txt and {study.output}/slurm_array.sbatch "
-              f"(--array=0-{len(runs) - 1})")
+              f"{study.output}/slurm_tasks.txt, {submit} and")
+        for n, tasks_of_n in arrays.items():
+            print(f"  {scripts[n]} (--ntasks={n} --array={_array_range(tasks_of_n)})")
         return
     os.makedirs(study.output, exist_ok=True)
     tasks = os.path.join(study.output, "slurm_tasks.txt")
@@ -459,27 +470,31 @@ def write_slurm(study, args):
         extra.append(f"#SBATCH --ntasks-per-node={int(slurm['ntasks_per_node'])}")
     if slurm.get("exclusive", True):
         extra.append("#SBATCH --exclusive")
-    values = {
-        "STUDY": study.name,
-        "ARRAY_LAST": str(len(runs) - 1),
-        "NTASKS": str(max(study.ranks)),
-        "TIME": str(slurm.get("time", "01:00:00")),
-        "EXTRA_SBATCH": "\n".join(extra) if extra else "# (no partition or account set)",
-        "OUTPUT": shlex.quote(study.output),
-        "TASKS": shlex.quote(tasks),
-        "EXE": shlex.quote(exe),
-        "PETSC_OPTIONS": " ".join(shlex.quote(o) for o in study.petsc_options),
-    }
-    script = re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], template)
-    path = os.path.join(study.output, "slurm_array.sbatch")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(script)
-    os.chmod(path, 0o755)
+    for n, tasks_of_n in arrays.items():
+        values = {
+            "STUDY": study.name,
+            "RANKS": str(n),
+            "ARRAY": _array_range(tasks_of_n),
+            "TIME": str(slurm.get("time", "01:00:00")),
+            "EXTRA_SBATCH": "\n".join(extra) if extra else "# (no partition or account set)",
+            "OUTPUT": shlex.quote(study.output),
+            "TASKS": shlex.quote(tasks),
+            "EXE": shlex.quote(exe),
+            "SOURCE_DIR": shlex.quote(SOURCE_DIR),
+            "PETSC_OPTIONS": " ".join(shlex.quote(o) for o in study.petsc_options),
+        }
+        write_script(scripts[n], re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], template))
+    lines = ["#!/bin/bash",
+             f"# Submits every array job of the scaling study '{study.name}', one per rank count;",
+             "# written by jobs/scaling/stablefluids_scaling.py. Each prints its job ID.",
+             "set -euo pipefail"]
+    lines += [f"sbatch {shlex.quote(scripts[n])}" for n in arrays]
+    write_script(submit, "\n".join(lines) + "\n")
     if not os.access(exe, os.X_OK):
         print(f"warning: no executable at {exe} yet; build it before the job starts",
               file=sys.stderr)
-    print(f"wrote {path} ({len(runs)} array tasks) and {tasks}")
-    print(f"submit with:\n  sbatch {shlex.quote(path)}")
+    print(f"wrote {len(arrays)} array scripts ({len(runs)} tasks in all), {tasks} and {submit}")
+    print(f"submit with:\n  {shlex.quote(submit)}")
     # collect and plot must see the same runs, so they get the same overrides.
     override = f" --output {shlex.quote(study.output)}" if args.output else ""
     if args.steps:
@@ -492,6 +507,20 @@ def write_slurm(study, args):
     print("when all tasks have finished:\n"
           f"  {wrapper} collect {shlex.quote(study.path)}{override}\n"
           f"  {wrapper} plot {shlex.quote(study.path)}{override}")
+
+
+def _array_range(tasks):
+    """Slurm's --array value for a list of task numbers: 'a-b' when they are consecutive."""
+    if tasks == list(range(tasks[0], tasks[-1] + 1)):
+        return f"{tasks[0]}-{tasks[-1]}"
+    return ",".join(str(t) for t in tasks)
+
+
+def write_script(path, text):
+    """Write an executable script."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.chmod(path, 0o755)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -834,8 +863,9 @@ def parse_args(argv):
             p.add_argument("--dry-run", action="store_true",
                            help="print what would run, write nothing")
             p.add_argument("--slurm", action="store_true",
-                           help="write <output>/slurm_array.sbatch and the job files and print "
-                                "the sbatch line instead of running"
+                           help="write the job files and one Slurm array job per rank count "
+                                "(<output>/slurm_r<ranks>.sbatch, submitted together by "
+                                "<output>/slurm_submit.sh) instead of running"
                                 + (" (then stop: collect and plot after the jobs ran)"
                                    if name == "all" else ""))
             p.add_argument("--exe", metavar="PATH",
