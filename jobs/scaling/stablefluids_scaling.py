@@ -666,12 +666,19 @@ def _mib(value):
     return "–" if value is None else f"{value / 2**20:.1f}"
 
 
+def _display_path(path):
+    """A path as the results show it: relative to the source tree when inside it, so that
+    results made in one checkout read the same in another."""
+    relative = os.path.relpath(path, SOURCE_DIR)
+    return path if relative.startswith("..") else relative
+
+
 def write_markdown(path, study, stages, rows):
     """The results as a Markdown table with a short header."""
     weak = study.kind == "weak"
     lines = [f"# Scaling study `{study.name}` ({study.kind})", "",
-             f"Base job `{study.base_job}`, {rows[0]['steps']} steps per run, median of "
-             f"{study.repetitions} repetitions per rank count.", ""]
+             f"Base job `{_display_path(study.base_job)}`, {rows[0]['steps']} steps per run, "
+             f"median of {study.repetitions} repetitions per rank count.", ""]
     head = ["ranks", "process grid", "cells", "cells/rank", "s/step"]
     head += [f"{s} s/step" for s in stages]
     head += ["weak eff." if weak else "speed-up", "efficiency", "bytes/cell",
