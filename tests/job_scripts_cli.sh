@@ -45,6 +45,7 @@ socket.socket(socket.AF_UNIX).connect("/tmp/.X11-unix/X" + sys.argv[1][1:].split
     "$DISPLAY" 2> /dev/null
 }
 echo "display=${DISPLAY:-}" > "$out"
+echo "lp_num_threads=${LP_NUM_THREADS:-}" >> "$out"
 if x_answers; then echo "x=yes" >> "$out"; else echo "x=no" >> "$out"; fi
 if [ "${FAKE_MODE:-}" = signal ]; then
   got=0
@@ -164,8 +165,8 @@ unset STABLEFLUIDS_EXECUTABLE
 
 # --- jobs/slurm/run.sbatch --------------------------------------------------------------------
 sbatch_run() {  # sbatch_run <job> [env...]: the script as a batch job would run it
-  env SLURM_JOB_ID=4242 SLURM_SUBMIT_DIR="$src" STABLEFLUIDS="$work/bin/fake_rank" "${@:2}" \
-    bash "$src/jobs/slurm/run.sbatch" "$1"
+  env -u LP_NUM_THREADS SLURM_JOB_ID=4242 SLURM_SUBMIT_DIR="$src" \
+    STABLEFLUIDS="$work/bin/fake_rank" "${@:2}" bash "$src/jobs/slurm/run.sbatch" "$1"
 }
 fresh
 sbatch_run render.yaml > sbatch_render.log 2>&1
@@ -177,6 +178,8 @@ display=$(record 0 display)
 check "run.sbatch, rendering job: the rank has a display ('$display') that answers" \
   bash -c "[ -n '$display' ] && [ '$(record 0 x)' = yes ]"
 check "run.sbatch, rendering job: the server is gone afterwards" x_gone "$display"
+check "run.sbatch, rendering job: one llvmpipe thread per rank" \
+  test "$(record 0 lp_num_threads)" = 1
 fresh
 sbatch_run plain.yaml > sbatch_plain.log 2>&1
 check "run.sbatch, job without Catalyst: srun starts the rank itself" \
