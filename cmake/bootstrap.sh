@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by jobs/run and tests/run: makes a fresh Debian 12 machine ready to build and run
 # stablefluids, then configures and builds it. Idempotent, and quick when nothing is missing:
 # packages are checked with dpkg-query, CMake only reconfigures when needed, make only rebuilds
@@ -27,6 +28,8 @@ sf_packages=(
   libnetcdf-dev libglew-dev libutfcpp-dev liblz4-dev libdouble-conversion-dev libxml2-dev
   libx11-dev libfreetype-dev
   xvfb xauth
+  # The test suite checks the shell scripts with it (tests/shellcheck_test.sh).
+  shellcheck
 )
 
 sf_log() { printf 'stablefluids: %s\n' "$*" >&2; }

@@ -184,15 +184,18 @@ PetscErrorCode RunLog::record(const StepReport& r) {
     const double span = span_.end_time - span_.first_time;
     const double percent = span > 0.0 ? 100.0 * advanced / span : 100.0;
     const double eta = advanced > 0.0 ? (span_.end_time - r.time) * elapsed / advanced : -1.0;
-    PetscCall(PetscPrintf(grid_->comm(),
-                          "step %6" PetscInt_FMT "  t %-10.5g %5.1f%%  dt %-9.3g CFL %-6.3g "
-                          "max|u| %-9.3g max|div u| %-8.3g it p/d %3" PetscInt_FMT
-                          "/%-3" PetscInt_FMT " remote %-7" PetscInt_FMT
-                          " %.3f s + out %.3f + insitu %.3f  %.3g steps/s  ETA %s\n",
-                          r.step, r.time, percent, r.dt, r.cfl, r.max_velocity, r.max_divergence,
-                          r.pressure_iterations, r.diffusion_iterations, r.remote_points,
-                          r.wall_seconds, r.output_seconds, r.insitu_seconds,
-                          elapsed > 0.0 ? steps / elapsed : 0.0, clock(eta).c_str()));
+    // Formatted by snprintf: PetscPrintf appends a '.' to a %g that prints as an integer.
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "step %6lld  t %-10.5g %5.1f%%  dt %-9.3g CFL %-6.3g max|u| %-9.3g "
+                  "max|div u| %-8.3g it p/d %3lld/%-3lld remote %-7lld %.3f s + out %.3f + "
+                  "insitu %.3f  %.3g steps/s  ETA %s",
+                  static_cast<long long>(r.step), r.time, percent, r.dt, r.cfl, r.max_velocity,
+                  r.max_divergence, static_cast<long long>(r.pressure_iterations),
+                  static_cast<long long>(r.diffusion_iterations),
+                  static_cast<long long>(r.remote_points), r.wall_seconds, r.output_seconds,
+                  r.insitu_seconds, elapsed > 0.0 ? steps / elapsed : 0.0, clock(eta).c_str());
+    PetscCall(PetscPrintf(grid_->comm(), "%s\n", line));
   }
   if (csv_) {
     std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f,%.6f\n",

@@ -362,9 +362,13 @@ PetscErrorCode Simulation::run(int* interrupted) {
   }
   if (in_situ_) PetscCall(in_situ_->finalize());
   PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start, "end"));
-  PetscCall(PetscPrintf(grid_.comm(), "stablefluids: reached t = %g after %" PetscInt_FMT
+  // Formatted here, not by PetscPrintf: PETSc appends a '.' to a %g that prints as an integer
+  // ("t = 2."), which reads like a typo in the line a user checks first.
+  char end_time[32];
+  std::snprintf(end_time, sizeof end_time, "%g", time_);
+  PetscCall(PetscPrintf(grid_.comm(), "stablefluids: reached t = %s after %" PetscInt_FMT
                                       " steps; %d frames, index %s\n",
-                        time_, step_, writer_.frames_written(), writer_.index_path().c_str()));
+                        end_time, step_, writer_.frames_written(), writer_.index_path().c_str()));
   PetscFunctionReturn(0);
 }
 

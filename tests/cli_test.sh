@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the executable, as a user runs it:
-#   - each example job runs on 2 ranks and leaves frames and an .xmf that h5ls/h5dump read;
+#   - each example job runs on 2 ranks and leaves frames and an .xmf that h5ls/h5dump read, and
+#     its last line gives the end time as a plain number ("t = 1", not PETSc's "t = 1.");
 #   - a malformed job, and a missing one, stop every rank with exit status 2 and one message
 #     naming the file, the line and the key, well before the timeout (no rank hangs);
 #   - the command line: --help, --version, PETSc options before the job, unused options named,
@@ -24,6 +25,9 @@ for job in vortex_2d vortex_3d; do
   status=$?
   check "$job runs (status $status)" test "$status" -eq 0
   check "$job writes its index" test -s "output/$job.xmf"
+  # Both jobs end at t = 1 after 100 steps of 0.01: the last line says so as a number is written.
+  check "$job reports 't = 1' at the end" \
+    grep -q "^stablefluids: reached t = 1 after 100 steps;" "$job.log"
   check "$job leaves no temporary files" test -z "$(find output -name '*.tmp')"
   frames=$(find output -name "${job}_*.h5" | wc -l)
   check "$job writes 11 frames (found $frames)" test "$frames" -eq 11

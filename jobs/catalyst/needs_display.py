@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """needs_display.py JOB.yaml: exit 0 if a Catalyst script of the job renders (so the job needs
-an X display: jobs/run then starts it under xvfb-run), 1 if none does, 2 if the job cannot be
-read (the solver will say why). A script renders if it creates a view, which every image
-extract needs; data extracts and Live alone do not."""
+an X display: jobs/run and the Slurm scripts then start a virtual one, virtual_display.sh), 1 if
+none does, 2 if the job cannot be read (the solver will say why). A script renders if it creates
+a view, which every image extract needs; data extracts and Live alone do not."""
 import os
 import re
 import sys

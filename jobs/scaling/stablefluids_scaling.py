@@ -16,6 +16,7 @@ A *study* is a small YAML file naming a base job and the rank counts to run it o
     # dt: 0.05                        # the fixed step; default: the job's time.dt, or its
     #                                 # time.dt_max for an adaptive (cfl) job
     # timeout: 1800                   # seconds per local run (default 1800)
+    # catalyst: drop                  # drop (default) | keep: the base job's catalyst section
     # slurm: {time: "00:30:00", partition: ..., account: ..., ntasks_per_node: 64, exclusive: true}
 
 A strong study keeps the grid of the base job (``grid.cells``) fixed. A weak study needs a base
@@ -25,15 +26,23 @@ run's timings JSON.
 
 Every run is the base job with ``name`` set to ``<study>_r<ranks>_rep<k>``, ``time`` replaced by
 a fixed step ``{dt, end: steps * dt}``, ``output`` sent to the run's directory with no frames,
-and ``checkpoint`` removed. It is written to ``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run
+``checkpoint`` removed, and ``catalyst`` removed unless the study says ``catalyst: keep``
+(rendering is not what a scaling study measures, and a script named relative to the base job
+would not be found from the run's job file). With ``keep``, every script path is made absolute
+against the base job's directory, and a relative ``catalyst.directory`` is put under the run's
+directory. The job is written to ``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run
 there; the solver leaves ``<name>_timings.json`` and ``<name>_steps.csv`` beside it, and the
 run's output goes to ``run.log``.
 
-Subcommands (all take the study file; ``--output DIR`` overrides the study's output directory):
+Subcommands (all take the study file; ``--output DIR`` overrides the study's output directory,
+and ``--steps N``, ``--repetitions N`` and ``--ranks 1,2`` the study's values, for a quick
+check of a large study; give ``collect`` and ``plot`` the same overrides as ``run``):
 
     run STUDY [--dry-run] [--slurm]   run every (ranks, repetition) pair locally under mpiexec,
-                                      or with --slurm write a Slurm array job instead
-                                      (<output>/slurm_array.sbatch, <output>/slurm_tasks.txt)
+                                      or with --slurm write Slurm array jobs instead, one per
+                                      rank count, each asking for its ranks
+                                      (<output>/slurm_r<ranks>.sbatch, slurm_tasks.txt, and
+                                      slurm_submit.sh, which submits them all)
     collect STUDY                     median over repetitions -> <output>/results.csv, results.md
     plot STUDY                        time_per_step.png, speedup.png, stages.png in <output>/
     all STUDY                         run, collect and plot
@@ -71,7 +80,7 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(SCRIPT_DIR))
 TEMPLATE = os.path.join(SOURCE_DIR, "jobs", "slurm", "array.sbatch.in")
 
 STUDY_KEYS = {"name", "base_job", "kind", "ranks", "steps", "repetitions", "petsc_options",
-              "output", "dt", "timeout", "slurm"}
+              "output", "dt", "timeout", "slurm", "catalyst"}
 SLURM_KEYS = {"time", "partition", "account", "ntasks_per_node", "exclusive"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_TIMEOUT = 1800.0
@@ -120,11 +129,14 @@ def dump_yaml(data):
 class Study:
     """A parsed and checked study file, with its paths resolved."""
 
-    def __init__(self, path, output_override=None):
+    def __init__(self, path, output_override=None, overrides=None):
+        """overrides: values for 'steps', 'repetitions' or 'ranks' that replace the study's
+        (from the command line), checked like the study's own."""
         self.path = os.path.abspath(path)
         data = load_yaml(self.path, "study")
         if not isinstance(data, dict):
             raise ScalingError(f"{path}: a study must be a YAML map")
+        data.update({k: v for k, v in (overrides or {}).items() if v is not None})
         unknown = sorted(set(data) - STUDY_KEYS)
         if unknown:
             raise ScalingError(f"{path}: unknown key(s) {', '.join(unknown)} "
@@ -167,6 +179,10 @@ class Study:
         self.timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if not _positive_number(self.timeout):
             raise ScalingError(f"{path}: timeout must be a positive number of seconds")
+        self.catalyst = data.get("catalyst", "drop")
+        if self.catalyst not in ("drop", "keep"):
+            raise ScalingError(f"{path}: catalyst must be 'drop' or 'keep', "
+                               f"got {self.catalyst!r}")
         self.slurm = data.get("slurm") or {}
         if not isinstance(self.slurm, dict) or set(self.slurm) - SLURM_KEYS:
             raise ScalingError(f"{path}: slurm must be a map with keys among "
@@ -247,7 +263,34 @@ def derive_job(study, base, run):
     job["output"] = {"directory": run.directory, "interval": 0, "initial_frame": False,
                      "overwrite": True}
     job.pop("checkpoint", None)
+    if study.catalyst == "keep" and job.get("catalyst"):
+        job["catalyst"] = kept_catalyst(study, job["catalyst"], run)
+    else:
+        job.pop("catalyst", None)
     return job
+
+
+def kept_catalyst(study, section, run):
+    """The base job's catalyst section for a run's job file, which lives in another directory:
+    the solver reads script paths relative to the job file, so they are made absolute against
+    the base job's directory; a relative output directory (relative to the working directory,
+    which is the run's) is spelt out under the run's directory."""
+    if not isinstance(section, dict):
+        return section  # malformed: the solver reports it with the job's line
+    section = dict(section)
+    here = os.path.dirname(study.base_job)
+    scripts = []
+    for entry in section.get("scripts") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("script"), str):
+            entry = dict(entry)
+            entry["script"] = os.path.normpath(os.path.join(here, entry["script"]))
+        scripts.append(entry)
+    if scripts:
+        section["scripts"] = scripts
+    directory = section.get("directory")
+    if isinstance(directory, str) and directory and not os.path.isabs(directory):
+        section["directory"] = os.path.normpath(os.path.join(run.directory, directory))
+    return section
 
 
 def write_job(study, base, run):
@@ -386,7 +429,8 @@ def failure_message(run, status):
 # Slurm
 
 def write_slurm(study, args):
-    """Write the derived jobs, the task table and the array script; print the sbatch line."""
+    """Write the derived jobs, the task table, one array script per rank count and the script
+    that submits them all; print how to submit and collect."""
     base = read_base_job(study)
     exe = find_executable(args)
     runs = study.runs()
@@ -395,10 +439,18 @@ def write_slurm(study, args):
             template = handle.read()
     except OSError as err:
         raise ScalingError(f"cannot read the Slurm template '{TEMPLATE}': {err.strerror}")
+    # The tasks of one array job share one resource request, so every rank count gets an array
+    # of its own, sized for it; task numbers stay those of the one task table.
+    arrays = {}
+    for task, run in enumerate(runs):
+        arrays.setdefault(run.ranks, []).append(task)
+    scripts = {n: os.path.join(study.output, f"slurm_r{n}.sbatch") for n in arrays}
+    submit = os.path.join(study.output, "slurm_submit.sh")
     if args.dry_run:
         print(f"would write {len(runs)} job files under {study.output}/runs, "
-              f"{study.output}/slurm_tasks.txt and {study.output}/slurm_array.sbatch "
-              f"(--array=0-{len(runs) - 1})")
+              f"{study.output}/slurm_tasks.txt, {submit} and")
+        for n, tasks_of_n in arrays.items():
+            print(f"  {scripts[n]} (--ntasks={n} --array={_array_range(tasks_of_n)})")
         return
     os.makedirs(study.output, exist_ok=True)
     tasks = os.path.join(study.output, "slurm_tasks.txt")
@@ -418,32 +470,57 @@ def write_slurm(study, args):
         extra.append(f"#SBATCH --ntasks-per-node={int(slurm['ntasks_per_node'])}")
     if slurm.get("exclusive", True):
         extra.append("#SBATCH --exclusive")
-    values = {
-        "STUDY": study.name,
-        "ARRAY_LAST": str(len(runs) - 1),
-        "NTASKS": str(max(study.ranks)),
-        "TIME": str(slurm.get("time", "01:00:00")),
-        "EXTRA_SBATCH": "\n".join(extra) if extra else "# (no partition or account set)",
-        "OUTPUT": shlex.quote(study.output),
-        "TASKS": shlex.quote(tasks),
-        "EXE": shlex.quote(exe),
-        "PETSC_OPTIONS": " ".join(shlex.quote(o) for o in study.petsc_options),
-    }
-    script = re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], template)
-    path = os.path.join(study.output, "slurm_array.sbatch")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(script)
-    os.chmod(path, 0o755)
+    for n, tasks_of_n in arrays.items():
+        values = {
+            "STUDY": study.name,
+            "RANKS": str(n),
+            "ARRAY": _array_range(tasks_of_n),
+            "TIME": str(slurm.get("time", "01:00:00")),
+            "EXTRA_SBATCH": "\n".join(extra) if extra else "# (no partition or account set)",
+            "OUTPUT": shlex.quote(study.output),
+            "TASKS": shlex.quote(tasks),
+            "EXE": shlex.quote(exe),
+            "SOURCE_DIR": shlex.quote(SOURCE_DIR),
+            "PETSC_OPTIONS": " ".join(shlex.quote(o) for o in study.petsc_options),
+        }
+        write_script(scripts[n], re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], template))
+    lines = ["#!/bin/bash",
+             f"# Submits every array job of the scaling study '{study.name}', one per rank count;",
+             "# written by jobs/scaling/stablefluids_scaling.py. Each prints its job ID.",
+             "set -euo pipefail"]
+    lines += [f"sbatch {shlex.quote(scripts[n])}" for n in arrays]
+    write_script(submit, "\n".join(lines) + "\n")
     if not os.access(exe, os.X_OK):
         print(f"warning: no executable at {exe} yet; build it before the job starts",
               file=sys.stderr)
-    print(f"wrote {path} ({len(runs)} array tasks) and {tasks}")
-    print(f"submit with:\n  sbatch {shlex.quote(path)}")
+    print(f"wrote {len(arrays)} array scripts ({len(runs)} tasks in all), {tasks} and {submit}")
+    print(f"submit with:\n  {shlex.quote(submit)}")
+    # collect and plot must see the same runs, so they get the same overrides.
     override = f" --output {shlex.quote(study.output)}" if args.output else ""
+    if args.steps:
+        override += f" --steps {args.steps}"
+    if args.repetitions:
+        override += f" --repetitions {args.repetitions}"
+    if args.ranks:
+        override += " --ranks " + ",".join(str(n) for n in args.ranks)
     wrapper = os.path.join(SCRIPT_DIR, "run")
     print("when all tasks have finished:\n"
           f"  {wrapper} collect {shlex.quote(study.path)}{override}\n"
           f"  {wrapper} plot {shlex.quote(study.path)}{override}")
+
+
+def _array_range(tasks):
+    """Slurm's --array value for a list of task numbers: 'a-b' when they are consecutive."""
+    if tasks == list(range(tasks[0], tasks[-1] + 1)):
+        return f"{tasks[0]}-{tasks[-1]}"
+    return ",".join(str(t) for t in tasks)
+
+
+def write_script(path, text):
+    """Write an executable script."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.chmod(path, 0o755)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -589,12 +666,19 @@ def _mib(value):
     return "–" if value is None else f"{value / 2**20:.1f}"
 
 
+def _display_path(path):
+    """A path as the results show it: relative to the source tree when inside it, so that
+    results made in one checkout read the same in another."""
+    relative = os.path.relpath(path, SOURCE_DIR)
+    return path if relative.startswith("..") else relative
+
+
 def write_markdown(path, study, stages, rows):
     """The results as a Markdown table with a short header."""
     weak = study.kind == "weak"
     lines = [f"# Scaling study `{study.name}` ({study.kind})", "",
-             f"Base job `{study.base_job}`, {rows[0]['steps']} steps per run, median of "
-             f"{study.repetitions} repetitions per rank count.", ""]
+             f"Base job `{_display_path(study.base_job)}`, {rows[0]['steps']} steps per run, "
+             f"median of {study.repetitions} repetitions per rank count.", ""]
     head = ["ranks", "process grid", "cells", "cells/rank", "s/step"]
     head += [f"{s} s/step" for s in stages]
     head += ["weak eff." if weak else "speed-up", "efficiency", "bytes/cell",
@@ -738,6 +822,22 @@ def plot(study):
 # ----------------------------------------------------------------------------------------------
 # Command line
 
+def _int_argument(text):
+    """A positive integer on the command line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _ranks_argument(text):
+    """A comma-separated list of positive rank counts."""
+    return [_int_argument(part) for part in text.split(",")]
+
+
 def parse_args(argv):
     """The command line."""
     parser = argparse.ArgumentParser(
@@ -760,12 +860,19 @@ def parse_args(argv):
         p.add_argument("study", help="the study file (YAML)")
         p.add_argument("--output", metavar="DIR",
                        help="results directory, overriding the study's 'output'")
+        p.add_argument("--steps", type=_int_argument, metavar="N",
+                       help="steps per run, overriding the study's 'steps'")
+        p.add_argument("--repetitions", type=_int_argument, metavar="N",
+                       help="runs per rank count, overriding the study's 'repetitions'")
+        p.add_argument("--ranks", type=_ranks_argument, metavar="N,N,...",
+                       help="rank counts, overriding the study's 'ranks'")
         if name in ("run", "all"):
             p.add_argument("--dry-run", action="store_true",
                            help="print what would run, write nothing")
             p.add_argument("--slurm", action="store_true",
-                           help="write <output>/slurm_array.sbatch and the job files and print "
-                                "the sbatch line instead of running"
+                           help="write the job files and one Slurm array job per rank count "
+                                "(<output>/slurm_r<ranks>.sbatch, submitted together by "
+                                "<output>/slurm_submit.sh) instead of running"
                                 + (" (then stop: collect and plot after the jobs ran)"
                                    if name == "all" else ""))
             p.add_argument("--exe", metavar="PATH",
@@ -783,7 +890,9 @@ def main(argv=None):
     """Entry point: the status is 0 on success, 1 on a reported error."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        study = Study(args.study, args.output)
+        study = Study(args.study, args.output, {"steps": args.steps,
+                                                "repetitions": args.repetitions,
+                                                "ranks": args.ranks})
         if args.command in ("run", "all"):
             if args.slurm:
                 write_slurm(study, args)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# The shell scripts users run or submit pass shellcheck: every script under jobs/ (found by its
+# shebang or shellcheck directive, so a new one cannot be left out), the Slurm template, and the
+# set-up scripts cmake/bootstrap.sh and tests/run. Sourced files are followed (-x).
+# Exit 77 (reported by CTest as skipped, with the reason) when shellcheck is not installed;
+# tests/run and jobs/run install it on Debian, so there it always runs.
+# usage: shellcheck_test.sh <source dir>
+set -uo pipefail
+src=$(cd "${1:?usage: shellcheck_test.sh <source dir>}" && pwd)
+if ! command -v shellcheck > /dev/null; then
+  echo "SKIPPED: shellcheck is not installed (apt-get install shellcheck)"
+  exit 77
+fi
+tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=cli_checks.sh
+source "$tests/cli_checks.sh"
+
+scripts=()
+while IFS= read -r -d '' file; do
+  if head -n 2 "$file" | grep -qE '^#!.*\b(ba)?sh\b|^# shellcheck shell='; then
+    scripts+=("${file#"$src"/}")
+  fi
+done < <(find "$src/jobs" -type f ! -name '*.png' -print0 | sort -z)
+scripts+=(cmake/bootstrap.sh tests/run)
+
+# The list must hold what it is meant to hold, or the test would pass by checking nothing.
+for expected in jobs/run jobs/scaling/run jobs/slurm/run.sbatch jobs/slurm/array.sbatch.in \
+                jobs/slurm/with_display jobs/catalyst/virtual_display.sh; do
+  # shellcheck disable=SC2016  # the loop is bash -c's own script, expanded there
+  check "$expected is among the scripts checked" \
+    bash -c 'for s in "${@:2}"; do [ "$s" = "$1" ] && exit 0; done; exit 1' _ "$expected" \
+    "${scripts[@]}"
+done
+
+cd "$src" || exit 1
+for script in "${scripts[@]}"; do
+  check "$script passes shellcheck" shellcheck -x "$script"
+done
+
+echo "shellcheck: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
