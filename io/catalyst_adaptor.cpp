@@ -28,9 +28,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include "display_check.hpp"
+#include "errors.hpp"
 #include "hdf5_writer.hpp"
 #include "signals.hpp"
 
@@ -183,6 +188,16 @@ private:
 
 vtkStandardNewMacro(ScriptPipeline);
 
+/// Whether a script renders images, by the rule jobs/catalyst/needs_display.py applies for the
+/// job scripts (keep the two alike): it creates a view, which every image extract needs, or
+/// renders one itself. Data extracts and Live alone need no display.
+bool script_renders(const std::string& path) {
+  std::ifstream in(path);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  static const std::regex call(R"(\b(CreateView|Render)\s*\()");
+  return std::regex_search(text, call);
+}
+
 /// Every rank learns the smallest failure code of any rank. A rank that failed itself waits at
 /// most kAgreementTimeoutSeconds for the others and then aborts the job, since a rank that did
 /// not fail may be waiting inside a collective of the failed pipeline and never get here.
@@ -227,6 +242,7 @@ struct Channel {
 };
 
 struct CatalystAdaptor::Impl {
+  RenderingDisplay display;  // first: the connection outlives ParaView's render windows
   const Grid* grid = nullptr;
   const JobConfig* job = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;  // kept alive here: Catalyst holds a pointer to it
@@ -256,6 +272,7 @@ struct CatalystAdaptor::Impl {
     return INT_MAX;
   }
   PetscErrorCode check_scripts(PetscInt step, double time);
+  PetscErrorCode check_rendering(const JobConfig& job);
 };
 
 CatalystAdaptor::CatalystAdaptor() : impl_(std::make_unique<Impl>()) {}
@@ -334,6 +351,35 @@ PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
   PetscFunctionReturn(0);
 }
 
+/// Before the first step: a job whose scripts render needs a display on every rank. Collective;
+/// a bad-job error (exit 2) with one line saying how to run the job when some rank has none.
+PetscErrorCode CatalystAdaptor::Impl::check_rendering(const JobConfig& job) {
+  PetscFunctionBeginUser;
+  int first_renderer = INT_MAX;  // every rank reads the same scripts: no agreement needed
+  for (size_t s = 0; s < job.catalyst.scripts.size() && first_renderer == INT_MAX; ++s)
+    if (script_renders(job.catalyst.scripts[s].path)) first_renderer = static_cast<int>(s);
+  if (first_renderer == INT_MAX) PetscFunctionReturn(0);
+  const std::string problem = display.open();
+  int rank = 0, first_without = INT_MAX, local_without = INT_MAX;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!problem.empty()) local_without = rank;
+  PetscCallMPI(MPI_Allreduce(&local_without, &first_without, 1, MPI_INT, MPI_MIN, comm));
+  if (first_without == INT_MAX) PetscFunctionReturn(0);
+  // The first rank without a display says why, so the line names its own DISPLAY.
+  std::vector<char> why(problem.begin(), problem.end());
+  int length = static_cast<int>(why.size());
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, first_without, comm));
+  why.resize(static_cast<size_t>(length));
+  PetscCallMPI(MPI_Bcast(why.data(), length, MPI_CHAR, first_without, comm));
+  const CatalystScript& script = job.catalyst.scripts[first_renderer];
+  SETERRQ(comm, kErrorBadJob,
+          "%s:%d: catalyst.scripts[%d] (%s) renders images, but on rank %d %.*s. Run the job with "
+          "jobs/run, which starts a virtual X server (under Slurm: jobs/slurm/with_display), or "
+          "give it one: Xvfb :99 -screen 0 1920x1080x24 -noreset & DISPLAY=:99 mpiexec ...",
+          job.source.c_str(), script.line, first_renderer, script.path.c_str(), first_without,
+          length, why.data());
+}
+
 PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
                                       const JobConfig& job) {
   PetscFunctionBeginUser;
@@ -356,6 +402,8 @@ PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
   }
 
+  // Before ParaView starts: it probes the display as it initialises (see RenderingDisplay).
+  PetscCall(m.check_rendering(job));
   m.processor = vtkSmartPointer<vtkCPProcessor>::New();
   vtkMPICommunicatorOpaqueComm communicator(&m.comm);
   PetscCheck(m.processor->Initialize(communicator) != 0, m.comm, PETSC_ERR_LIB,

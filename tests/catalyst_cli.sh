@@ -11,7 +11,11 @@
 #   4. with a Catalyst Live script and no GUI listening, the run does not wait for one: it
 #      finishes every step with status 0. Its median time per step (step + in-situ) beside the
 #      same run without Catalyst is printed, as a measurement: a bound on it failed under load
-#      (9.0 ms against 1.8 ms while other tests ran beside it), and timings are no test.
+#      (9.0 ms against 1.8 ms while other tests ran beside it), and timings are no test;
+#   5. a job whose script renders is refused before the first step, with exit status 2 on every
+#      rank and one line saying how to run it, when there is no display or only an 8-bit one
+#      (VTK aborted with status 134 and a 50-line trace); under an X server that resets when
+#      its last client leaves (xvfb-run), it renders every time (3 of 4 runs aborted before).
 set -uo pipefail
 exe=$1 source_dir=$2 mpiexec=$3
 scripts=$source_dir/jobs/catalyst
@@ -22,6 +26,8 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
 unset PYTHONHOME PYTHONPATH
+# Data extracts and Live need no display: every run here has none unless it starts its own.
+unset DISPLAY
 export LP_NUM_THREADS=1
 
 # make_job <name> <end time> [lines of the catalyst.scripts list...]
@@ -46,6 +52,7 @@ JOB
 # run_ranks <ranks> <job>: runs the job, each rank reporting its own exit status as a line
 # "rank-exit N"; output in $work/<job>.log. Returns mpiexec's status.
 run_ranks() {
+  # shellcheck disable=SC2016 # $0 and $1 are the inner shell's
   timeout 300 "$mpiexec" -n "$1" sh -c '"$0" "$1"; echo "rank-exit $?"' "$exe" "$work/$2.yaml" \
     > "$work/$2.log" 2>&1 && ! grep -q '^rank-exit [1-9]' "$work/$2.log"
 }
@@ -143,6 +150,39 @@ PY
 else
   fail "Live run failed"; tail -20 "$work/live.log"
 fi
+
+# 5. A rendering job without a usable display is a job error before the first step.
+make_job headless 0.06 "    - {script: $scripts/slice_png.py, every_steps: 1}"
+# headless_case <what> <reason> [launcher...]: the job at 2 ranks, started through launcher
+headless_case() {
+  local what=$1 reason=$2 log=$work/headless.log
+  shift 2
+  rm -rf "$work/out_headless"
+  # shellcheck disable=SC2016 # $0 and $1 are the inner shell's
+  timeout 300 "$@" "$mpiexec" -n 2 sh -c '"$0" "$1"; echo "rank-exit $?"' "$exe" \
+    "$work/headless.yaml" > "$log" 2>&1
+  local statuses
+  statuses=$(sed -n 's/^rank-exit //p' "$log" | sort | tr '\n' ' ')
+  if [ "$statuses" = "2 2 " ] && [ "$(grep -c 'stablefluids: error:' "$log")" -eq 1 ] &&
+     grep -q "slice_png.py) renders images, but on rank 0 $reason.*jobs/run" "$log" &&
+     ! grep -q "Loguru\|Assertion\|^step " "$log"; then
+    pass "with $what a rendering job stops before its first step, status 2 on every rank"
+  else
+    fail "rendering job with $what: rank statuses '$statuses'"; head -20 "$log"
+  fi
+}
+headless_case "no display" "there is no X display"
+headless_case "an 8-bit display" "the X display has no 24-bit colour visual" \
+  xvfb-run -a -s "-screen 0 1280x1024x8"
+for attempt in 1 2 3; do
+  rm -rf "$work/out_headless"
+  if timeout 300 xvfb-run -a "$mpiexec" -n 2 "$exe" "$work/headless.yaml" > "$work/reset.log" 2>&1 &&
+     [ -s "$work/out_headless/catalyst/slice_density_000003.png" ]; then
+    pass "rendering under a resetting X server (xvfb-run), run $attempt"
+  else
+    fail "rendering under xvfb-run, run $attempt"; grep -v '^ *[0-9]* *0x' "$work/reset.log" | head -20
+  fi
+done
 
 if [ "$failures" -eq 0 ]; then echo "catalyst_cli: all passed"; else echo "catalyst_cli: $failures failed"; fi
 [ "$failures" -eq 0 ]

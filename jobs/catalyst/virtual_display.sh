@@ -33,7 +33,7 @@ sf_display_start() {
     trap 'kill "$server" 2> /dev/null; wait "$server"' TERM
     # A 24-bit screen is what ParaView's rendering needs; -displayfd makes the server choose a
     # free display number itself and write it to file descriptor 3.
-    setsid Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3> "$file" > /dev/null 2>&1 &
+    setsid Xvfb -displayfd 3 -screen 0 1920x1080x24 -noreset -nolisten tcp 3> "$file" > /dev/null 2>&1 &
     server=$!
     wait "$server"
   ) &
