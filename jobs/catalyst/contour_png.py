@@ -1,6 +1,7 @@
 # script-version: 2.0
 # Catalyst pipeline: a PNG image of an isosurface of one field (the smoke's surface), coloured
-# by another, in 3D perspective with the domain's outline and the obstacles,
+# by another, in 3D perspective with the domain's outline, the obstacles, a colour bar and the
+# time,
 #   <catalyst.directory>/<prefix>_<step>.png
 # Cell data is averaged to points first; the ghost layer makes the surface close across rank
 # boundaries. 3D jobs only.
@@ -9,7 +10,8 @@
 #   --field NAME        field whose isosurface is drawn (default: density)
 #   --value V           isovalue (default: 0.1)
 #   --color-by NAME     field that colours the surface (default: temperature if the job has it)
-#   --range LOW HIGH    colour range (default: 0 1)
+#   --range LOW HIGH    colour range, fixed so that frames compare (default: the range of the
+#                       colouring field on the surface, per image, shown on the colour bar)
 #   --size W H          image size in pixels (default: 800 800)
 #   --prefix NAME       file name prefix (default: contour_<field>)
 # Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
@@ -25,7 +27,7 @@ parser = argparse.ArgumentParser(prog="contour_png.py")
 parser.add_argument("--field", default="density")
 parser.add_argument("--value", type=float, default=0.1)
 parser.add_argument("--color-by", dest="color_by", default=None)
-parser.add_argument("--range", nargs=2, type=float, default=[0.0, 1.0])
+parser.add_argument("--range", nargs=2, type=float, default=None)
 parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
 parser.add_argument("--prefix", default=None)
 settings, _ = parser.parse_known_args(job_args)
@@ -50,8 +52,18 @@ surface_display = Show(surface, view)
 ColorBy(surface_display, ("POINTS", color_by))
 lut = GetColorTransferFunction(color_by)
 lut.ApplyPreset("Inferno (matplotlib)", True)
-lut.AutomaticRescaleRangeMode = "Never"
-lut.RescaleTransferFunction(settings.range[0], settings.range[1])
+if settings.range:
+    lut.AutomaticRescaleRangeMode = "Never"
+    lut.RescaleTransferFunction(settings.range[0], settings.range[1])
+else:
+    # A fixed 0..1 made a surface at temperature ~0.09 render almost black: follow the data.
+    lut.AutomaticRescaleRangeMode = "Clamp and update every timestep"
+surface_display.SetScalarBarVisibility(view, True)
+bar = GetScalarBar(lut, view)
+bar.Title = color_by
+bar.ComponentTitle = ""
+bar.TitleColor = bar.LabelColor = [0.0, 0.0, 0.0]
+bar.WindowLocation = "Lower Right Corner"
 
 outline_display = Show(input, view)
 outline_display.Representation = "Outline"
@@ -64,6 +76,14 @@ obstacles.Isosurfaces = [0.5]
 obstacles_display = Show(obstacles, view)
 obstacles_display.ColorArrayName = ["POINTS", ""]
 obstacles_display.AmbientColor = obstacles_display.DiffuseColor = [0.6, 0.6, 0.65]
+
+# The simulation time, which Catalyst sets on the pipeline at every call.
+clock = AnnotateTimeFilter(registrationName="clock", Input=input)
+clock.Format = "t = {time:.2f}"
+clock_display = Show(clock, view)
+clock_display.Color = [0.0, 0.0, 0.0]
+clock_display.FontSize = 20
+clock_display.WindowLocation = "Upper Left Corner"
 
 # A three-quarter view from the front, y up.
 # In situ, the data information describes this rank's piece only; the solver gives the domain.

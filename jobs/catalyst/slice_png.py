@@ -1,7 +1,8 @@
 # script-version: 2.0
 # Catalyst pipeline: a PNG image of one field on a slice through the middle of the domain,
 #   <catalyst.directory>/<prefix>_<step>.png
-# coloured with a fixed range (so that frames of a sequence compare), obstacles drawn in grey.
+# coloured with a fixed range (so that frames of a sequence compare), obstacles drawn in grey,
+# the time in the lower left corner.
 # In 2D the whole plane is shown.
 #
 # Job arguments (catalyst.scripts[].args), all optional:
@@ -75,6 +76,15 @@ solid.UpperThreshold = 255.0
 solid_display = Show(solid, view)
 solid_display.ColorArrayName = ["CELLS", ""]
 solid_display.AmbientColor = solid_display.DiffuseColor = [0.6, 0.6, 0.6]
+
+# The simulation time, which Catalyst sets on the pipeline at every call, in the margin below the
+# plane beside the colour bar.
+clock = AnnotateTimeFilter(registrationName="clock", Input=input)
+clock.Format = "t = {time:.2f}"
+clock_display = Show(clock, view)
+clock_display.Color = [0.0, 0.0, 0.0]
+clock_display.FontSize = 20
+clock_display.WindowLocation = "Lower Left Corner"
 
 # Look at the plane from the positive side of its normal, the plane filling the image but for
 # a margin at the bottom for the colour bar.
