@@ -4,7 +4,7 @@
 # ParaView Catalyst through the executable:
 #   1. a .pvti data extract (no X) at 1, 2 and 4 ranks equals the solver's own frame of the
 #      same step, with the grid's whole extent and pieces that tile it (tests/compare_pvti.py);
-#   2. under Xvfb, the slice and contour scripts write PNGs that are not all background;
+#   2. under Xvfb, the slice, contour and volume scripts write PNGs that are not all background;
 #   3. a script that raises (at import, in catalyst_initialize, in catalyst_execute) stops the
 #      run with a message naming it and a non-zero exit status on every rank; a job naming a
 #      script that does not exist is refused with exit status 2;
@@ -15,7 +15,9 @@
 #   5. a job whose script renders is refused before the first step, with exit status 2 on every
 #      rank and one line saying how to run it, when there is no display or only an 8-bit one
 #      (VTK aborted with status 134 and a 50-line trace); under an X server that resets when
-#      its last client leaves (xvfb-run), it renders every time (3 of 4 runs aborted before).
+#      its last client leaves (xvfb-run), it renders every time (3 of 4 runs aborted before);
+#   6. jobs/catalyst/render_frames.py renders the saved frames as the run rendered them in situ:
+#      the replayed image of each frame matches the in-situ image of its step, and has its name.
 set -uo pipefail
 exe=$1 source_dir=$2 mpiexec=$3
 scripts=$source_dir/jobs/catalyst
@@ -76,10 +78,12 @@ done
 # 2. Rendering under Xvfb: pixels other than the background, and colour from the colour map.
 make_job render 0.04 \
   "    - {script: $scripts/slice_png.py, every_steps: 2, args: [--field, temperature]}" \
-  "    - {script: $scripts/contour_png.py, every_steps: 2, args: [--value, '0.5']}"
+  "    - {script: $scripts/contour_png.py, every_steps: 2, args: [--value, '0.5']}" \
+  "    - {script: $scripts/volume_png.py, every_steps: 2, args: [--size, '300', '300']}"
 if timeout 300 xvfb-run -a -s "-screen 0 1280x1024x24" "$mpiexec" -n 2 "$exe" "$work/render.yaml" \
      > "$work/render.log" 2>&1; then
-  for image in slice_temperature_000002.png contour_density_000002.png; do
+  for image in slice_temperature_000002.png contour_density_000002.png \
+               volume_density_000002.png; do
     if "$python" - "$work/out_render/catalyst/$image" <<'PY'
 import sys
 import matplotlib.image
@@ -183,6 +187,37 @@ for attempt in 1 2 3; do
     fail "rendering under xvfb-run, run $attempt"; grep -v '^ *[0-9]* *0x' "$work/reset.log" | head -20
   fi
 done
+
+# 6. Frames rendered after the run, as in situ. No obstacle: frames do not carry the solid mask.
+make_job replay 0.08 "    - {script: $scripts/slice_png.py, every_steps: 2, args: [--field, temperature]}"
+sed -i -e '/^obstacles:/d' -e "s|^output: .*|output: {directory: $work/out_replay, interval: 0.04}|" \
+  "$work/replay.yaml"
+if timeout 300 xvfb-run -a "$mpiexec" -n 2 "$exe" "$work/replay.yaml" > "$work/replay.log" 2>&1 &&
+   timeout 300 xvfb-run -a "$source_dir/jobs/catalyst/render_frames.py" "$work/replay.yaml" \
+     --directory "$work/replayed" >> "$work/replay.log" 2>&1; then
+  # Frames at steps 0, 2 and 4 (dt 0.02, a frame every 0.04); in situ the script ran at the same
+  # steps, and the replayed images carry the same names. (Two different steps differ in about 10%
+  # of their pixels.)
+  if "$python" - "$work/out_replay/catalyst" "$work/replayed" <<'PY'
+import os
+import sys
+import matplotlib.image
+import numpy
+worst = 0.0
+for step in (0, 2, 4):
+    name = f"slice_temperature_{step:06d}.png"
+    live, replayed = (matplotlib.image.imread(os.path.join(d, name))[:, :, :3] for d in sys.argv[1:3])
+    if live.shape != replayed.shape:
+        sys.exit(f"{name}: {live.shape} in situ, {replayed.shape} replayed")
+    worst = max(worst, numpy.any(numpy.abs(live - replayed) > 0.05, axis=2).mean())
+print(f"replayed frames: at most {100 * worst:.2f}% of pixels differ from the in-situ images")
+sys.exit(0 if worst < 0.01 else 1)
+PY
+  then pass "render_frames.py renders the saved frames as the run did in situ"
+  else fail "render_frames.py: the replayed images differ from the in-situ ones"; fi
+else
+  fail "render_frames.py run failed"; grep -v '^ *[0-9]* *0x' "$work/replay.log" | tail -20
+fi
 
 if [ "$failures" -eq 0 ]; then echo "catalyst_cli: all passed"; else echo "catalyst_cli: $failures failed"; fi
 [ "$failures" -eq 0 ]

@@ -70,12 +70,13 @@ outline_display.Representation = "Outline"
 outline_display.ColorArrayName = ["CELLS", ""]
 outline_display.AmbientColor = outline_display.DiffuseColor = [0.2, 0.2, 0.2]
 
-obstacles = Contour(registrationName="obstacles", Input=points)
-obstacles.ContourBy = ["POINTS", "solid"]
-obstacles.Isosurfaces = [0.5]
-obstacles_display = Show(obstacles, view)
-obstacles_display.ColorArrayName = ["POINTS", ""]
-obstacles_display.AmbientColor = obstacles_display.DiffuseColor = [0.6, 0.6, 0.65]
+if "solid" in arrays:  # frames written before the mask was saved have none
+    obstacles = Contour(registrationName="obstacles", Input=points)
+    obstacles.ContourBy = ["POINTS", "solid"]
+    obstacles.Isosurfaces = [0.5]
+    obstacles_display = Show(obstacles, view)
+    obstacles_display.ColorArrayName = ["POINTS", ""]
+    obstacles_display.AmbientColor = obstacles_display.DiffuseColor = [0.6, 0.6, 0.65]
 
 # The simulation time, which Catalyst sets on the pipeline at every call.
 clock = AnnotateTimeFilter(registrationName="clock", Input=input)

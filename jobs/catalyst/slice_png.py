@@ -69,13 +69,14 @@ bar.Orientation = "Horizontal"
 bar.WindowLocation = "Lower Center"
 
 # Obstacles in grey: the cells whose solid flag is set, on the same plane.
-solid = Threshold(registrationName="obstacles", Input=plane)
-solid.Scalars = ["CELLS", "solid"]
-solid.LowerThreshold = 0.5
-solid.UpperThreshold = 255.0
-solid_display = Show(solid, view)
-solid_display.ColorArrayName = ["CELLS", ""]
-solid_display.AmbientColor = solid_display.DiffuseColor = [0.6, 0.6, 0.6]
+if "solid" in input.CellData.keys():  # frames written before the mask was saved have none
+    solid = Threshold(registrationName="obstacles", Input=plane)
+    solid.Scalars = ["CELLS", "solid"]
+    solid.LowerThreshold = 0.5
+    solid.UpperThreshold = 255.0
+    solid_display = Show(solid, view)
+    solid_display.ColorArrayName = ["CELLS", ""]
+    solid_display.AmbientColor = solid_display.DiffuseColor = [0.6, 0.6, 0.6]
 
 # The simulation time, which Catalyst sets on the pipeline at every call, in the margin below the
 # plane beside the colour bar.

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""Renders the frames a job has written with the job's own Catalyst scripts, after the run, as
+they render in situ: the same scripts, the same arguments, one image per frame.
+
+    jobs/catalyst/render_frames.py JOB.yaml [--scripts N ...] [--directory DIR]
+
+  JOB.yaml         the job that wrote the frames (its <output.directory>/<name>.xmf is read)
+  --scripts N ...  only these entries of catalyst.scripts (0-based; default: every one)
+  --directory DIR  where the images go (default: the job's catalyst.directory)
+
+Rendering needs a display like the run does: `xvfb-run -a jobs/catalyst/render_frames.py ...`
+on a machine without one. Each script runs in a Python of its own (a script reads its arguments
+when it is imported) and is fed the frames through ParaView's Catalyst bridge, as ParaView's
+file-driven miniapp does (paraview.demos.filedriver_miniapp), so the script cannot tell the saved
+frames from the live simulation; images carry the solver's step numbers, as in situ. Paths in the
+job are resolved as the solver does: scripts against the job file's directory, output
+directories against the current one.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import yaml
+
+# Debian's Python, which has ParaView's modules (python3-paraview). Under pvbatch the Catalyst
+# bridge ends with an X error (GLXBadContext, exit status 1) after writing every image, because
+# pvbatch has initialised ParaView before the bridge does; under plain Python it does not.
+PYTHON = "/usr/bin/python3"
+
+
+def load_job(path):
+    with open(path, encoding="utf-8") as handle:
+        job = yaml.safe_load(handle) or {}
+    output = job.get("output") or {}
+    directory = str(output.get("directory", "output"))
+    catalyst = job.get("catalyst") or {}
+    return {
+        "name": str(job.get("name", os.path.splitext(os.path.basename(path))[0])),
+        "output": directory,
+        "extracts": str(catalyst.get("directory", os.path.join(directory, "catalyst"))),
+        "scripts": [entry or {} for entry in catalyst.get("scripts") or []],
+        "here": os.path.dirname(os.path.abspath(path)),
+    }
+
+
+def render_one(job, index, directory):
+    """In a Python of its own: runs catalyst.scripts[index] over every frame."""
+    import types
+
+    entry = job["scripts"][index]
+    script = str(entry["script"])
+    if not os.path.isabs(script):
+        script = os.path.join(job["here"], script)
+    module = types.ModuleType("stablefluids_catalyst")
+    module.args = [str(arg) for arg in entry.get("args") or []]
+    module.script = script
+    module.job_name = job["name"]
+    module.extracts_directory = directory
+    module.domain_bounds = None  # one process reads the whole domain: its data says it
+    sys.modules["stablefluids_catalyst"] = module
+    os.environ["PARAVIEW_OVERRIDE_EXTRACTS_OUTPUT_DIRECTORY"] = directory
+
+    index_file = os.path.join(job["output"], job["name"] + ".xmf")
+    if not os.path.isfile(index_file):
+        sys.exit(f"render_frames.py: no frames to render: {index_file} does not exist")
+    steps = frame_steps(index_file)
+
+    # The file-driven Catalyst miniapp's loop (paraview.demos.filedriver_miniapp), with the
+    # solver's step numbers; the miniapp itself fails on an index with a single frame.
+    from paraview import simple
+    from paraview.catalyst import bridge
+
+    bridge.initialize()
+    bridge.add_pipeline(script, 2)
+    reader = simple.OpenDataFile(index_file)
+    times = reader.TimestepValues  # a property holding a list, or a plain number for one frame
+    times = [float(times)] if isinstance(times, (int, float)) else [float(t) for t in times]
+    if len(times) != len(steps):
+        sys.exit(f"render_frames.py: {index_file} lists {len(times)} times but {len(steps)} frames")
+    for time, step in zip(times, steps):
+        print(f"render_frames.py: frame at t = {time:g} (step {step})", flush=True)
+        reader.UpdatePipeline(time)
+        vtk_reader = reader.GetClientSideObject()
+        data = vtk_reader.GetOutputDataObject(0)
+        extent = vtk_reader.GetOutputInformation(0).Get(
+            vtk_reader.GetExecutive().WHOLE_EXTENT())
+        bridge.coprocess(time, step, data, name="input", wholeExtent=extent)
+    bridge.finalize()
+
+
+def frame_steps(index_file):
+    """The solver step of every frame the index lists, in its order (the frames' "step")."""
+    import re
+    import h5py
+
+    here = os.path.dirname(index_file)
+    with open(index_file, encoding="utf-8") as handle:
+        text = handle.read()
+    steps = []
+    for grid in re.findall(r'<Grid Name="frame".*?</Grid>', text, re.S):
+        frame = re.search(r'>([^<>]+\.h5):/', grid).group(1)
+        with h5py.File(frame if os.path.isabs(frame) else os.path.join(here, frame), "r") as h5:
+            steps.append(int(h5.attrs["step"]))
+    return steps
+
+
+def hold_display():
+    """Keeps a connection to the X display open while the scripts render. An X server that resets
+    when its last client leaves (xvfb-run, Xvfb without -noreset) refuses connections while it
+    resets, and ParaView closes its probe of the display just before its render window connects
+    (io/display_check.hpp says the same of the solver). Returns the connection, or None."""
+    if not os.environ.get("DISPLAY"):
+        return None
+    try:
+        import ctypes
+        xlib = ctypes.CDLL("libX11.so.6")
+        xlib.XOpenDisplay.restype = ctypes.c_void_p
+        return xlib.XOpenDisplay(None)
+    except OSError:
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="render_frames.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("job")
+    parser.add_argument("--scripts", nargs="+", type=int, default=None)
+    parser.add_argument("--directory", default=None)
+    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    job = load_job(options.job)
+    directory = os.path.abspath(options.directory or job["extracts"])
+    if options.one is not None:
+        render_one(job, options.one, directory)
+        return 0
+    chosen = options.scripts if options.scripts is not None else range(len(job["scripts"]))
+    if not job["scripts"]:
+        sys.exit(f"render_frames.py: {options.job} names no Catalyst scripts")
+    for index in chosen:
+        if not 0 <= index < len(job["scripts"]):
+            sys.exit(f"render_frames.py: {options.job} has no catalyst.scripts[{index}]")
+    os.makedirs(directory, exist_ok=True)
+    display = hold_display()  # noqa: F841 (held until the process exits)
+    for index in chosen:
+        print(f"render_frames.py: catalyst.scripts[{index}] "
+              f"({job['scripts'][index].get('script')}) -> {directory}", flush=True)
+        status = subprocess.call([PYTHON, os.path.abspath(__file__), options.job,
+                                  "--directory", directory, "--one", str(index)])
+        if status != 0:
+            return status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
