@@ -446,6 +446,14 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
                               grid.face_samples());
   PetscCall(check_space(comm, path, bytes, "checkpoint"));
 
+  Provenance provenance;
+  PetscCall(current_provenance(comm, &provenance));
+  // The job is its text with the command line's --set on top: both are needed to read it back.
+  std::string overrides;
+  for (const JobOverride& o : job_->overrides) overrides += o.text() + "\n";
+  std::uint32_t overrides_crc = crc32_of(overrides.data(), overrides.size());
+  PetscCallMPI(MPI_Bcast(&overrides_crc, 1, MPI_UINT32_T, 0, comm));
+
   std::string error;
   bool ok = true;
   {
@@ -456,8 +464,7 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
     H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
     ok = transfer.valid() && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) >= 0;
 
-    const long long step = state.step, next_frame = state.next_frame, ranks = size,
-                    dimension = dim, frames = static_cast<long long>(state.frame_times.size());
+    const long long step = state.step, next_frame = state.next_frame, dimension = dim, frames = static_cast<long long>(state.frame_times.size());
     long long cells[3], processes[3];
     for (int a = 0; a < 3; ++a) {
       cells[a] = grid.cells(a);
@@ -479,15 +486,16 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
     ok = write_attribute(file, "last_dt", H5T_NATIVE_DOUBLE, &state.last_dt, 1, &error) && ok;
     ok = write_attribute(file, "next_frame", H5T_NATIVE_LLONG, &next_frame, 1, &error) && ok;
     ok = write_attribute(file, "frames", H5T_NATIVE_LLONG, &frames, 1, &error) && ok;
-    ok = write_attribute(file, "ranks", H5T_NATIVE_LLONG, &ranks, 1, &error) && ok;
     ok = write_attribute(file, "process_grid", H5T_NATIVE_LLONG, processes, 3, &error) && ok;
     ok = write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dimension, 1, &error) && ok;
     ok = write_attribute(file, "cells", H5T_NATIVE_LLONG, cells, 3, &error) && ok;
-    ok = write_attribute(file, "job_hash", H5T_NATIVE_CHAR, hash.data(), hash.size(), &error) && ok;
-    ok = write_attribute(file, "version", H5T_NATIVE_CHAR, version.data(), version.size(),
-                               &error) && ok;
-    ok = write_small(file, "job", H5T_NATIVE_CHAR, job_->text.data(), job_->text.size(),
-                     rank == 0, transfer, small_crcs[0], &error) && ok;
+    ok = write_string_attribute(file, "job_hash", hash, &error) && ok;
+    ok = write_string_attribute(file, "version", version, &error) && ok;
+    ok = write_provenance(file, provenance, &error) && ok;
+    ok = write_string_dataset(file, "job", job_->text, rank == 0, transfer, &error) && ok;
+    ok = write_checksum(file, "job", small_crcs[0], &error) && ok;
+    ok = write_string_dataset(file, "job_overrides", overrides, rank == 0, transfer, &error) && ok;
+    ok = write_checksum(file, "job_overrides", overrides_crc, &error) && ok;
     ok = write_small(file, "frame_times", H5T_NATIVE_DOUBLE, state.frame_times.data(),
                      state.frame_times.size(), rank == 0, transfer, small_crcs[1], &error) && ok;
 
@@ -611,38 +619,54 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
       !read_attribute(file, "format", H5T_NATIVE_LLONG, &format, 1, problem))
     format = 0;
   if (format == 1) {
-    std::string version = "(version unknown)";
-    H5Id attribute(H5Aopen(file, "version", H5P_DEFAULT), H5Aclose);
-    H5Id space(attribute.valid() ? H5Aget_space(attribute) : -1, H5Sclose);
-    const hssize_t length = space.valid() ? H5Sget_simple_extent_npoints(space) : -1;
-    if (length > 0 && length < 64) {
-      std::vector<char> text(static_cast<size_t>(length));
-      if (H5Aread(attribute, H5T_NATIVE_CHAR, text.data()) >= 0)
-        version.assign(text.begin(), text.end());
-    }
-    H5Eclear2(H5E_DEFAULT);
+    std::string version;
+    if (!read_text_attribute(file, "version", &version) || version.size() > 64)
+      version = "(version unknown)";
     *problem = "it has no checksums (written by stablefluids " + version +
                " in checkpoint format 1), so its data cannot be verified; continue it with the "
                "stablefluids that wrote it, or start the run afresh";
-  } else if (format != kFormat && problem->empty()) {
-    *problem = "checkpoint format " + std::to_string(format) + " is not the one this " +
-               "stablefluids reads (" + std::to_string(kFormat) + ")";
+  } else if (format != kFormat && format != kOldestReadableFormat && problem->empty()) {
+    *problem = "checkpoint format " + std::to_string(format) + " is not one this " +
+               "stablefluids reads (" + std::to_string(kOldestReadableFormat) + " to " +
+               std::to_string(kFormat) + ")";
   }
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
 
   // The job that wrote it, verified before it is parsed: only output, end time, solver and
   // checkpoint settings may differ.
-  std::vector<char> text;
+  // Format 3 stores it as an HDF5 string, format 2 as an array of int8; the checksum is of the
+  // text either way.
+  std::string text;
   std::uint32_t stored = 0;
-  if (read_small(file, "job", H5T_NATIVE_CHAR, &text, &stored, problem) &&
-      crc32_of(text.data(), text.size()) != stored)
-    *problem = mismatch("dataset job", stored, crc32_of(text.data(), text.size()));
+  auto read_verified_text = [&](const char* name, std::string* value) {
+    if (!read_text_dataset(file, name, value, problem)) return;
+    H5Id dataset(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
+    if (read_checksum(dataset, name, &stored, problem) &&
+        crc32_of(value->data(), value->size()) != stored)
+      *problem = mismatch(std::string("dataset ") + name, stored,
+                          crc32_of(value->data(), value->size()));
+  };
+  read_verified_text("job", &text);
+  // The --set overrides of the run that wrote it, one key=value per line (format 3; a format 2
+  // checkpoint did not keep them).
+  std::vector<JobOverride> overrides;
+  if (problem->empty() && format >= 3) {
+    std::string lines;
+    read_verified_text("job_overrides", &lines);
+    for (std::size_t begin = 0; begin < lines.size();) {
+      const std::size_t end = lines.find('\n', begin);
+      const std::string line = lines.substr(begin, end - begin);
+      const std::size_t equals = line.find('=');
+      if (equals != std::string::npos) overrides.push_back({line.substr(0, equals), line.substr(equals + 1)});
+      begin = end == std::string::npos ? lines.size() : end + 1;
+    }
+  }
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
   std::string differences;
   try {
-    const JobConfig written = parse_job(std::string(text.begin(), text.end()), path + " (job)");
+    const JobConfig written = parse_job(text, path + " (job)", overrides);
     state->output_interval = written.output.interval;
     const std::vector<std::string> before = physics_description(written);
     const std::vector<std::string> now = physics_description(*job_);

@@ -7,11 +7,19 @@
 //                                              any decomposition
 //   /frame_times                               the times of the frames written so far, so the
 //                                              XDMF index continues without duplicates
-//   /job                                       the job file's text, exactly as read
+//   /job                                       the job file's text, exactly as read (an HDF5
+//                                              string)
+//   /job_overrides                             the command line's --set key=value, one per line
+//                                              (the job is /job with these on top)
 //   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
-//   job_hash, ranks, process_grid, cells, dimension, version (of stablefluids), format
+//   process_grid, cells, dimension, format, and as strings job_hash, version (of stablefluids)
+//   and the provenance (build_info.hpp): program, commit, written, ranks (an integer),
+//   command_line, petsc_options, libraries
 //
-// Checksums (format 2). Every dataset carries a `crc32` attribute: zlib's CRC-32 of its bytes in
+// Format 3 (this one) stores text as HDF5 strings and carries the provenance; format 2 stored
+// the job and version as arrays of int8 and is still read.
+//
+// Checksums (format 2 and later). Every dataset carries a `crc32` attribute: zlib's CRC-32 of its bytes in
 // file order (checksum.hpp; for frame_times, of the first `frames` values, the ones in use), so
 // it does not depend on the ranks that wrote or read it. The root attribute `state_crc32` covers
 // time, step, last_dt, next_frame and frames (checkpoint.cpp, state_checksum). A restart verifies
@@ -50,8 +58,10 @@ struct SkippedCheckpoint {
 class Checkpointer {
 public:
   /// The checkpoint layout this code writes; the `format` attribute. Format 1 (no attribute) had
-  /// no checksums.
-  static constexpr long long kFormat = 2;
+  /// no checksums; format 2 stored the job and the version as arrays of int8 and had no
+  /// provenance, and is still read.
+  static constexpr long long kFormat = 3;
+  static constexpr long long kOldestReadableFormat = 2;
 
   /// Creates the checkpoint directory (rank 0). Collective.
   PetscErrorCode setup(const Grid& grid, const JobConfig& job);

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "grid.hpp"
 
 namespace sf {
@@ -89,21 +90,135 @@ inline Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3
   return slab;
 }
 
-/// Creates dataset `name` under `parent` and writes this rank's slab collectively.
-/// Returns false if any HDF5 call failed; `error` then holds the reason.
-inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, const double* data,
-                   hid_t transfer, std::string* error) {
+/// Creates dataset `name` of element type `type` (stored as in memory) under `parent` and
+/// writes this rank's slab collectively. Returns false if any HDF5 call failed; `error` then
+/// holds the reason.
+inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, hid_t type,
+                          const void* data, hid_t transfer, std::string* error) {
   const int rank = static_cast<int>(slab.global.size());
   H5Id filespace(H5Screate_simple(rank, slab.global.data(), nullptr), H5Sclose);
   H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
-  H5Id dataset(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_DOUBLE, filespace, H5P_DEFAULT,
-                          H5P_DEFAULT, H5P_DEFAULT),
+  H5Id dataset(H5Dcreate2(parent, name.c_str(), type, filespace, H5P_DEFAULT, H5P_DEFAULT,
+                          H5P_DEFAULT),
                H5Dclose);
   bool ok = filespace.valid() && memspace.valid() && dataset.valid();
   ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
                                  slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, data) >= 0;
+  ok = ok && H5Dwrite(dataset, type, memspace, filespace, transfer, data) >= 0;
   if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab,
+                          const double* data, hid_t transfer, std::string* error) {
+  return write_dataset(parent, name, slab, H5T_NATIVE_DOUBLE, data, transfer, error);
+}
+
+/// The HDF5 type of `text` as a string: fixed length, NUL-terminated, UTF-8, so that h5dump
+/// prints it as a string and h5py reads it as one (not as an array of int8).
+inline hid_t string_type(const std::string& text) {
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  if (type >= 0 && (H5Tset_size(type, text.size() + 1) < 0 ||
+                    H5Tset_strpad(type, H5T_STR_NULLTERM) < 0 ||
+                    H5Tset_cset(type, H5T_CSET_UTF8) < 0)) {
+    H5Tclose(type);
+    return -1;
+  }
+  return type;
+}
+
+/// Attaches `value` to `object` as a scalar string attribute. Every rank must pass the same
+/// value (parallel HDF5 writes attributes from every rank). Collective.
+inline bool write_string_attribute(hid_t object, const char* name, const std::string& value,
+                                   std::string* error) {
+  H5Id type(string_type(value), H5Tclose);
+  H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
+  H5Id attribute(type.valid() && space.valid()
+                     ? H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT)
+                     : -1,
+                 H5Aclose);
+  const bool ok = attribute.valid() && H5Awrite(attribute, type, value.c_str()) >= 0;
+  if (!ok) *error = std::string("attribute ") + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// Creates the scalar string dataset `name` under `parent` holding `text`; only the rank with
+/// `writer` set writes its bytes (text of any length, where an attribute stops at 64 kB).
+/// Collective.
+inline bool write_string_dataset(hid_t parent, const char* name, const std::string& text,
+                                 bool writer, hid_t transfer, std::string* error) {
+  H5Id type(string_type(text), H5Tclose);
+  H5Id filespace(H5Screate(H5S_SCALAR), H5Sclose);
+  H5Id memspace(H5Screate(H5S_SCALAR), H5Sclose);
+  H5Id dataset(type.valid() && filespace.valid()
+                   ? H5Dcreate2(parent, name, type, filespace, H5P_DEFAULT, H5P_DEFAULT,
+                                H5P_DEFAULT)
+                   : -1,
+               H5Dclose);
+  bool ok = memspace.valid() && dataset.valid();
+  if (ok && !writer) ok = H5Sselect_none(filespace) >= 0 && H5Sselect_none(memspace) >= 0;
+  ok = ok && H5Dwrite(dataset, type, memspace, filespace, transfer, text.c_str()) >= 0;
+  if (!ok) *error = std::string("dataset ") + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// Reads text stored either way this code has written it: as an HDF5 string (fixed length, as
+/// now) or as an array of 8-bit integers (checkpoint formats 1 and 2). `read(type, buffer)`
+/// reads the whole object with memory type `type`. False when it is neither.
+template <typename Read>
+bool read_text(hid_t file_type, hssize_t elements, Read read, std::string* text) {
+  if (file_type < 0 || elements < 0) return false;
+  if (H5Tget_class(file_type) == H5T_STRING && !H5Tis_variable_str(file_type)) {
+    const size_t size = H5Tget_size(file_type);
+    std::string buffer(size * static_cast<size_t>(elements), '\0');
+    H5Id memory(H5Tcopy(file_type), H5Tclose);
+    if (!memory.valid() || (elements > 0 && read(hid_t(memory), buffer.data()) < 0)) return false;
+    *text = buffer.substr(0, buffer.find('\0'));
+    return true;
+  }
+  if (H5Tget_class(file_type) == H5T_INTEGER && H5Tget_size(file_type) == 1) {
+    std::string buffer(static_cast<size_t>(elements), '\0');
+    if (elements > 0 && read(H5T_NATIVE_CHAR, buffer.data()) < 0) return false;
+    *text = buffer;
+    return true;
+  }
+  return false;
+}
+
+/// Text dataset `name` under `parent` (see read_text); false, with the reason, when it is
+/// missing or not text.
+inline bool read_text_dataset(hid_t parent, const char* name, std::string* text,
+                              std::string* problem) {
+  H5Id dataset(H5Dopen2(parent, name, H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) {
+    *problem = std::string("dataset ") + name + " is missing";
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  H5Id type(H5Dget_type(dataset), H5Tclose);
+  H5Id space(H5Dget_space(dataset), H5Sclose);
+  const hssize_t elements = space.valid() ? H5Sget_simple_extent_npoints(space) : -1;
+  auto read = [&](hid_t memory, void* buffer) {
+    return H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
+  };
+  if (read_text(type, elements, read, text)) return true;
+  *problem = std::string("dataset ") + name + " is not text (" + hdf5_error_message() + ")";
+  return false;
+}
+
+/// Text attribute `name` of `object` (see read_text); false when it is missing or not text.
+inline bool read_text_attribute(hid_t object, const char* name, std::string* text) {
+  if (H5Aexists(object, name) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  H5Id attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
+  H5Id type(attribute.valid() ? H5Aget_type(attribute) : -1, H5Tclose);
+  H5Id space(attribute.valid() ? H5Aget_space(attribute) : -1, H5Sclose);
+  const hssize_t elements = space.valid() ? H5Sget_simple_extent_npoints(space) : -1;
+  auto read = [&](hid_t memory, void* buffer) { return H5Aread(attribute, memory, buffer); };
+  const bool ok = read_text(type, elements, read, text);
+  H5Eclear2(H5E_DEFAULT);
   return ok;
 }
 
@@ -140,6 +255,19 @@ bool write_attribute(hid_t object, const char* name, hid_t type, const T* values
   H5Id attribute(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   const bool ok = space.valid() && attribute.valid() && H5Awrite(attribute, type, values) >= 0;
   if (!ok) *error = std::string("attribute ") + name + ": " + hdf5_error_message();
+  return ok;
+}
+
+/// Attaches the provenance (build_info.hpp) to `object`: `ranks` as an integer, the rest as
+/// string attributes of the same names. Collective.
+inline bool write_provenance(hid_t object, const Provenance& provenance, std::string* error) {
+  bool ok = write_string_attribute(object, "program", provenance.program, error);
+  ok = write_string_attribute(object, "commit", provenance.commit, error) && ok;
+  ok = write_string_attribute(object, "written", provenance.written, error) && ok;
+  ok = write_attribute(object, "ranks", H5T_NATIVE_LLONG, &provenance.ranks, 1, error) && ok;
+  ok = write_string_attribute(object, "command_line", provenance.command_line, error) && ok;
+  ok = write_string_attribute(object, "petsc_options", provenance.petsc_options, error) && ok;
+  ok = write_string_attribute(object, "libraries", provenance.libraries, error) && ok;
   return ok;
 }
 

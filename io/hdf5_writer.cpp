@@ -8,12 +8,59 @@
 #include "hdf5_util.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 namespace sf {
+
+namespace {
+
+/// What a stranger needs to read one dataset, attached to it as string attributes.
+struct DatasetNotes {
+  const char* centring;     // "cell" or "face"
+  std::string axis_order;   // "z, y, x" ...
+  std::string units;
+  std::string description;
+  std::string components;   // empty for a scalar
+};
+
+bool describe_dataset(hid_t parent, const std::string& name, const DatasetNotes& notes,
+                      std::string* error) {
+  H5Id dataset(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) {
+    *error = "dataset " + name + ": " + hdf5_error_message();
+    return false;
+  }
+  bool ok = write_string_attribute(dataset, "centring", notes.centring, error);
+  ok = write_string_attribute(dataset, "axis_order", notes.axis_order, error) && ok;
+  ok = write_string_attribute(dataset, "units", notes.units, error) && ok;
+  ok = write_string_attribute(dataset, "description", notes.description, error) && ok;
+  if (!notes.components.empty())
+    ok = write_string_attribute(dataset, "components", notes.components, error) && ok;
+  // The same as one line that `h5dump -H` shows (it prints comments, not attribute values).
+  const std::string comment = notes.description + ". " + notes.centring + "-centred; axes " +
+                              notes.axis_order +
+                              (notes.components.empty() ? "" : " (" + notes.components + ")") +
+                              "; units: " + notes.units;
+  if (H5Oset_comment(dataset, comment.c_str()) < 0) {
+    *error = "dataset " + name + ": comment: " + hdf5_error_message();
+    ok = false;
+  }
+  return ok;
+}
+
+constexpr const char* kUnits =
+    "nondimensional: lengths and times in the job's own units (grid.size, time.dt), density 1";
+constexpr const char* kConventions =
+    "Datasets are stored in C order, slowest axis first (see each dataset's axis_order): index "
+    "[k][j][i] is cell (i, j, k). The attributes cells, origin and spacing are in x, y, z order. "
+    "Cell i along an axis spans origin + i * spacing to origin + (i + 1) * spacing; face i lies at "
+    "origin + i * spacing.";
+
+}  // namespace
 
 PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
   PetscFunctionBeginUser;
@@ -62,11 +109,13 @@ PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FrameWriter::setup(const Grid& grid, const OutputConfig& output,
+PetscErrorCode FrameWriter::setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
                                   const std::string& name) {
   PetscFunctionBeginUser;
   grid_ = &grid;
-  directory_ = output.directory;
+  solids_ = &solids;
+  job_ = &job;
+  directory_ = job.output.directory;
   name_ = name;
   frames_.clear();
   // We report HDF5 failures ourselves, naming the file; HDF5's own stack dump on every rank
@@ -100,12 +149,27 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   std::vector<double> centred(static_cast<size_t>(owned.count()) * 3);
   PetscCall(centre_velocity(velocity, owned, centred.data()));
 
-  // Centred velocity, the cell fields and the raw faces, plus room for HDF5's metadata.
+  // Centred velocity, the cell fields, the solid mask (a byte per cell), the raw faces and the
+  // job text, plus room for HDF5's metadata.
   const double bytes =
-      65536.0 + 8.0 * (static_cast<double>(grid.total_cells()) *
-                           (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0)) +
-                       grid.face_samples());
+      65536.0 + static_cast<double>(job_->text.size()) + static_cast<double>(grid.total_cells()) +
+      8.0 * (static_cast<double>(grid.total_cells()) *
+                 (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0)) +
+             grid.face_samples());
   PetscCall(check_space(comm, path, bytes, "output frame"));
+
+  // The solid mask of the owned cells, x fastest, as the cell fields.
+  std::vector<std::uint8_t> solid(static_cast<size_t>(owned.count()));
+  {
+    size_t n = 0;
+    for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
+      for (PetscInt j = owned.lo[1]; j < owned.hi[1]; ++j)
+        for (PetscInt i = owned.lo[0]; i < owned.hi[0]; ++i) solid[n++] = solids_->cell(i, j, k);
+  }
+  Provenance provenance;
+  PetscCall(current_provenance(comm, &provenance));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
 
   std::string error;
   bool ok = true;
@@ -133,6 +197,24 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     ok = write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, &error) && ok;
     ok = write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, &error) && ok;
     ok = write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, &error) && ok;
+    ok = write_string_attribute(file, "units", kUnits, &error) && ok;
+    ok = write_string_attribute(file, "conventions", kConventions, &error) && ok;
+    ok = write_string_attribute(file, "job_file", job_->source, &error) && ok;
+    ok = write_provenance(file, provenance, &error) && ok;
+    ok = write_string_dataset(file, "job", job_->text, rank == 0, transfer, &error) && ok;
+    char summary[160];
+    std::snprintf(summary, sizeof summary, "frame %d at t = %.9g, step %lld, of job %s, ", frame,
+                  time, step_value, job_->name.c_str());
+    const std::string root_comment =
+        std::string(summary) + "written by " + provenance.program + " on " +
+        std::to_string(provenance.ranks) + " ranks at " + provenance.written +
+        " (attributes: h5dump -A; the job: h5dump -d /job). " + kConventions + " Units: " +
+        kUnits + ".";
+    if (H5Oset_comment(file, root_comment.c_str()) < 0 ||
+        H5Oset_comment_by_name(file, "job", "the job file's text, exactly as read", H5P_DEFAULT) < 0) {
+      if (ok) error = "comment: " + hdf5_error_message();
+      ok = false;
+    }
 
     ok = write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
                              transfer, &error) && ok;
@@ -148,6 +230,35 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
                                &error) && ok;
       PetscCall(VecRestoreArrayRead(vec, &data));
     }
+
+    ok = write_dataset(file, "solid", make_slab(dim, owned, cells, 1), H5T_NATIVE_UINT8,
+                       solid.data(), transfer, &error) && ok;
+
+    // What each dataset is, on the dataset itself.
+    const std::string axes = dim == 3 ? "z, y, x" : "y, x";
+    ok = describe_dataset(file, "velocity",
+                          {"cell", axes + ", component", "length / time",
+                           "velocity at cell centres: the mean of the two MAC faces of the cell "
+                           "along each axis (the raw face values are in /face_velocity)",
+                           dim == 3 ? "u, v, w (along x, y, z)"
+                                    : "u, v, w (along x, y, z; w = 0 in 2D)"},
+                          &error) && ok;
+    for (const Field& scalar : scalars)
+      ok = describe_dataset(file, scalar.name(),
+                            {"cell", axes, "as the job gives scalars." + scalar.name(),
+                             "scalar " + scalar.name() + " at cell centres", ""},
+                            &error) && ok;
+    if (pressure)
+      ok = describe_dataset(file, "pressure",
+                            {"cell", axes, "length^2 / time^2 (kinematic: pressure / density)",
+                             "the last projection's pressure p, with u = u* - dt grad p; 0 in "
+                             "solid cells",
+                             ""},
+                            &error) && ok;
+    ok = describe_dataset(file, "solid",
+                          {"cell", axes, "none",
+                           "obstacle mask: 0 fluid, 1 no-slip obstacle, 2 free-slip obstacle", ""},
+                          &error) && ok;
 
     // Raw face values, one dataset per component with its own face counts.
     H5Id faces(H5Gcreate2(file, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -169,6 +280,15 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
           for (PetscInt i = box.lo[0]; i < box.hi[0]; ++i) packed[n++] = u(i, j, k, c);
       ok = write_dataset(faces, axis_names[c], make_slab(dim, box, extent, 1), packed.data(),
                          transfer, &error) && ok;
+      const std::string along = axis_names[c];
+      ok = describe_dataset(faces, axis_names[c],
+                            {"face", axes, "length / time",
+                             std::string("velocity component ") + "uvw"[c] + " on the MAC faces "
+                             "normal to " + along + ": index " + along + " = i is the face at " +
+                             along + " = origin + i * spacing (one more face than cells unless " +
+                             along + " is periodic), at cell centres along the other axes",
+                             ""},
+                            &error) && ok;
     }
     PetscCall(VecRestoreArrayRead(velocity.global(), &data));
     // Closing the file flushes every rank's data; a failure here (e.g. a full disk) is as fatal
@@ -192,6 +312,7 @@ void FrameWriter::describe_attributes(const std::vector<Field>& scalars, bool wi
   attributes_.push_back({"velocity", "/velocity", 3});
   for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
   if (with_pressure) attributes_.push_back({"pressure", "/pressure", 1});
+  attributes_.push_back({"solid", "/solid", 1, "UChar", 1});
 }
 
 std::vector<double> FrameWriter::frame_times() const {

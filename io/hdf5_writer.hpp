@@ -2,13 +2,22 @@
 // MPI-IO driver (each rank writes its own hyperslab; nothing is gathered on one rank), indexed by
 // an XDMF file so that ParaView opens <directory>/<name>.xmf directly.
 //
-// Contents of <directory>/<name>_NNNNNN.h5 (dataset shapes slowest axis first: [nz,] ny, nx):
-//   /velocity            [nz,] ny, nx, 3   velocity averaged to cell centres (w = 0 in 2D)
+// Contents of <directory>/<name>_NNNNNN.h5. Datasets are stored in C order, slowest axis first
+// ([nz,] ny, nx: index [k][j][i] is cell (i, j, k)); the root's vector attributes are in x, y, z
+// order. `h5dump -H` shows all of this on the file itself: every dataset carries string
+// attributes `centring` (cell or face), `axis_order`, `units` and `description`, the velocity
+// also `components`.
+//   /velocity            [nz,] ny, nx, 3   velocity averaged to cell centres (u, v, w; w = 0 in 2D)
 //   /<scalar>            [nz,] ny, nx      every scalar, at cell centres
 //   /pressure            [nz,] ny, nx      the last projection's pressure (when given)
+//   /solid               [nz,] ny, nx      uint8: 0 fluid, 1 no-slip obstacle, 2 free-slip
 //   /face_velocity/x|y|z                   the raw MAC face values of each component, shape
 //                                          cells + 1 along its own non-periodic axis
-//   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order)
+//   /job                                   the job file's text (an HDF5 string)
+//   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order),
+//     units, conventions, job_file, and the provenance (build_info.hpp): program, commit,
+//     written, ranks, command_line, petsc_options, libraries, all strings but ranks
+// Quantities are nondimensional: lengths and times in the job's units, density 1.
 // A frame is written as <file>.tmp and renamed when it is complete, so an interrupted run never
 // leaves a truncated frame under a final name.
 #pragma once
@@ -17,14 +26,17 @@
 #include <vector>
 
 #include "field.hpp"
+#include "obstacles.hpp"
 #include "xdmf.hpp"
 
 namespace sf {
 
 class FrameWriter {
 public:
-  /// Creates the output directory (rank 0) and prepares the XDMF index. Collective.
-  PetscErrorCode setup(const Grid& grid, const OutputConfig& output, const std::string& name);
+  /// Creates the output directory `job.output.directory` (rank 0) and prepares the XDMF index
+  /// of frames <name>_NNNNNN.h5. `solids` and `job` must outlive the writer. Collective.
+  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
+                       const std::string& name);
 
   /// Writes the next frame. `velocity` must have up-to-date ghosts (the cell-centre average
   /// reads the upper face of every cell). `pressure`, if not null, is a global vector with the
@@ -49,6 +61,8 @@ private:
   void describe_attributes(const std::vector<Field>& scalars, bool with_pressure);
 
   const Grid* grid_ = nullptr;
+  const SolidMask* solids_ = nullptr;
+  const JobConfig* job_ = nullptr;
   std::string directory_;
   std::string name_;
   std::vector<XdmfFrame> frames_;

@@ -12,9 +12,36 @@
 #include <sstream>
 #include <vector>
 
+#include "build_info.hpp"
 #include "hdf5_writer.hpp"
 
 namespace sf {
+
+namespace {
+
+/// `text` as a JSON string literal, quotes included.
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 const char* stage_name(Stage stage) {
   static const char* names[] = {"forces", "advect", "diffuse", "project", "output", "insitu"};
@@ -245,10 +272,18 @@ PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt last_step,
   PetscCall(PetscPrintf(comm, "%-9s %8.3f  %9.5f\npeak memory %.1f MB per rank (max), %.1f bytes per cell\n",
                         "total", slowest[count], per_step, rss_max / 1e6, rss_sum / cells));
 
+  Provenance provenance;
+  PetscCall(current_provenance(comm, &provenance));
   const auto procs = grid_->process_grid();
   std::ostringstream json;
   json.precision(9);
-  json << "{\n  \"name\": \"" << name_ << "\",\n  \"ranks\": " << size
+  json << "{\n  \"name\": \"" << name_ << "\",\n  \"provenance\": {\"program\": "
+       << json_string(provenance.program) << ", \"commit\": " << json_string(provenance.commit)
+       << ", \"written\": " << json_string(provenance.written)
+       << ", \"ranks\": " << provenance.ranks
+       << ",\n    \"command_line\": " << json_string(provenance.command_line)
+       << ",\n    \"petsc_options\": " << json_string(provenance.petsc_options)
+       << ",\n    \"libraries\": " << json_string(provenance.libraries) << "},\n  \"ranks\": " << size
        << ",\n  \"process_grid\": [" << procs[0] << ", " << procs[1] << ", " << procs[2]
        << "],\n  \"cells\": [" << grid_->cells(0) << ", " << grid_->cells(1) << ", "
        << grid_->cells(2) << "],\n  \"total_cells\": " << grid_->total_cells()
@@ -272,7 +307,8 @@ PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt last_step,
   segment << kSegmentStart << span_.first_step << ", \"last_step\": " << last_step
           << ", \"steps\": " << steps << ", \"ranks\": " << size
           << ", \"total_seconds\": " << slowest[count] << ", \"seconds_per_step\": " << per_step
-          << ", \"ended\": \"" << ended << "\"}";
+          << ", \"ended\": \"" << ended << "\", \"program\": " << json_string(provenance.program)
+          << ", \"command_line\": " << json_string(provenance.command_line) << "}";
   std::vector<std::string> segments = earlier_segments_;
   segments.push_back(segment.str());
   double job_seconds = 0.0, job_steps = 0.0;

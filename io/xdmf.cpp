@@ -35,6 +35,9 @@ std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& 
   std::ostringstream out;
   out << "<?xml version=\"1.0\" ?>\n"
       << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+      << "<!-- Written by stablefluids: cell-centred fields on a uniform grid, nondimensional. "
+         "Each .h5 file describes itself (h5dump -H): units, centring and axis order on every "
+         "dataset, the job and how it was run on the root. -->\n"
       << "<Xdmf Version=\"3.0\">\n"
       << "  <Domain>\n"
       << "    <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
@@ -53,7 +56,8 @@ std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& 
       const bool vector = attribute.components > 1;
       out << "        <Attribute Name=\"" << attribute.name << "\" AttributeType=\""
           << (vector ? "Vector" : "Scalar") << "\" Center=\"Cell\">\n"
-          << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
+          << "          <DataItem Format=\"HDF\" NumberType=\"" << attribute.number_type
+          << "\" Precision=\"" << attribute.precision << "\" Dimensions=\""
           << cells << (vector ? " " + std::to_string(attribute.components) : "") << "\">"
           << frame.file << ":" << attribute.dataset << "</DataItem>\n"
           << "        </Attribute>\n";

@@ -13,6 +13,8 @@ struct XdmfAttribute {
   std::string name;              // as shown in ParaView
   std::string dataset;           // path inside the HDF5 file, e.g. "/density"
   int components = 1;            // 1: Scalar, 3: Vector
+  std::string number_type = "Float";  // XDMF NumberType: Float, UChar, ...
+  int precision = 8;                  // bytes per value
 };
 
 struct XdmfFrame {

@@ -4,7 +4,84 @@
 #include <mpi.h>
 #include <petscsys.h>
 
+#include <ctime>
+#include <vector>
+
 namespace sf {
+
+namespace {
+
+std::string& recorded_command_line() {
+  static std::string line = "(not recorded)";
+  return line;
+}
+
+/// `arg` as a POSIX shell reads it back: unchanged when it is made of safe characters only,
+/// otherwise in single quotes.
+std::string shell_quoted(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-+=.,/:@%^") == std::string::npos)
+    return arg;
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+void record_command_line(int argc, const char* const* argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_quoted(argv[i]);
+  recorded_command_line() = line;
+}
+
+PetscErrorCode current_provenance(MPI_Comm comm, Provenance* provenance) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank, size;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  // Rank 0 composes the strings, joined by NULs, and every rank takes its copy.
+  std::string packed;
+  if (rank == 0) {
+    char written[32] = "";
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    if (gmtime_r(&now, &utc)) std::strftime(written, sizeof written, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    char* options = nullptr;
+    PetscCall(PetscOptionsGetAll(nullptr, &options));
+    std::string option_text = options ? options : "";
+    PetscCall(PetscFree(options));
+    while (!option_text.empty() && option_text.back() == ' ') option_text.pop_back();
+    std::string libraries = library_versions();
+    while (!libraries.empty() && libraries.back() == '\n') libraries.pop_back();
+    for (std::size_t at = libraries.find('\n'); at != std::string::npos; at = libraries.find('\n'))
+      libraries.replace(at, 1, "; ");
+    for (const std::string& part : {program_version(), std::string(git_commit()),
+                                    std::string(written), recorded_command_line(), option_text,
+                                    libraries})
+      packed += part + '\0';
+  }
+  int length = static_cast<int>(packed.size());
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  packed.resize(static_cast<std::size_t>(length));
+  PetscCallMPI(MPI_Bcast(packed.data(), length, MPI_CHAR, 0, comm));
+  std::vector<std::string> parts;
+  for (std::size_t begin = 0; begin < packed.size();) {
+    const std::size_t end = packed.find('\0', begin);
+    parts.push_back(packed.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  PetscCheck(parts.size() == 6, comm, PETSC_ERR_PLIB, "provenance: %zu parts instead of 6",
+             parts.size());
+  provenance->program = parts[0];
+  provenance->commit = parts[1];
+  provenance->written = parts[2];
+  provenance->command_line = parts[3];
+  provenance->petsc_options = parts[4];
+  provenance->libraries = parts[5];
+  provenance->ranks = size;
+  PetscFunctionReturn(0);
+}
 
 std::string program_version() {
   return std::string("stablefluids ") + STABLEFLUIDS_VERSION + " (commit " + git_commit() + ")";

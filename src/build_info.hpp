@@ -2,6 +2,9 @@
 // --version and for the provenance written into frames, checkpoints and timings.
 #pragma once
 
+#include <mpi.h>
+#include <petscsys.h>
+
 #include <string>
 
 namespace sf {
@@ -16,5 +19,27 @@ std::string program_version();
 /// One line per library, as linked at run time where the library can say: PETSc, HDF5, MPI,
 /// yaml-cpp and ParaView Catalyst (or that it was not built in).
 std::string library_versions();
+
+/// Remembers how this process was started, for provenance: main() calls it once with its argv,
+/// before anything is written. Runs that never call it (the unit tests) record "(not recorded)".
+void record_command_line(int argc, const char* const* argv);
+
+/// Who wrote a file, and how: the version, the commit, when (UTC, ISO 8601), the rank count, the
+/// command line (shell-quoted where needed), every PETSc option in force (command line and the
+/// job's petsc_options) and the libraries. Written into every frame and checkpoint (as HDF5
+/// string attributes) and into the timings JSON.
+struct Provenance {
+  std::string program;        // "stablefluids 0.1.0 (commit ...)"
+  std::string commit;         // git_commit()
+  std::string written;        // "2026-11-23T13:45:02Z"
+  long long ranks = 1;
+  std::string command_line;
+  std::string petsc_options;  // PetscOptionsGetAll: "-log_view -pressure_ksp_rtol 1e-9"
+  std::string libraries;      // library_versions() on one line, "; " between libraries
+};
+
+/// The provenance of a file written now on `comm`. Rank 0's values (its clock, its options) go
+/// to every rank, as parallel HDF5 needs the same attribute values everywhere. Collective.
+PetscErrorCode current_provenance(MPI_Comm comm, Provenance* provenance);
 
 }  // namespace sf

@@ -68,6 +68,7 @@ int run_job(const sf::CommandLine& line, int* argc, char*** argv) {
 
 int main(int argc, char** argv) {
   if (sf::prepare_process() != 0) return sf::kExitFailed;
+  sf::record_command_line(argc, argv);
   // Our own arguments (the job, --restart, --set, --help, --version) are taken out first: PETSc
   // would read a job file after an option as that option's value.
   const sf::CommandLine line = sf::parse_command_line(argc, argv);

@@ -31,7 +31,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   auto projection = std::make_unique<KrylovProjection>();
   PetscCall(projection->setup(grid_, solids_, job.pressure));
   projection_ = std::move(projection);
-  PetscCall(writer_.setup(grid_, job.output, job.name));
+  PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   // Before anything is written: no other run of this name may be using the directories, and a
   // new run must not mix its files with an earlier one's.
@@ -234,9 +234,8 @@ PetscErrorCode Simulation::check_state(const char* when, PetscInt step, double d
   std::string dump;
   if (job_->debug.dump_on_failure) {
     // The failing state, in the frame layout, under a name no frame or checkpoint uses.
-    OutputConfig debug = job_->output;
     FrameWriter writer;
-    PetscCall(writer.setup(grid_, debug, job_->name + "_failed_step" + std::to_string(step)));
+    PetscCall(writer.setup(grid_, solids_, *job_, job_->name + "_failed_step" + std::to_string(step)));
     PetscCall(velocity_.fill_ghosts());
     PetscCall(writer.write(velocity_, scalars_, projection_->pressure(), step_, time_));
     dump = " The failing state is in " + writer.frame_path(0) + ".";

@@ -5,7 +5,8 @@
 #   - a malformed job, and a missing one, stop every rank with exit status 2 and one message
 #     naming the file, the line and the key, well before the timeout (no rank hangs);
 #   - the command line: --help, --version, PETSc options before the job, unused options named,
-#     --set overrides of job keys.
+#     --set overrides of job keys;
+#   - provenance in the timings JSON, and frames that explain themselves under `h5dump -H`.
 # usage: cli_test.sh <stablefluids executable> <source dir> <mpiexec>
 set -uo pipefail
 exe=$1 src=$2 mpiexec=$3
@@ -166,6 +167,44 @@ PY
 }
 check "the timings JSON after a restart: this segment's steps, both segments, CSV steps once" \
   timings_after_restart
+
+# Provenance: the timings JSON says which program ran, how and with which options, and each
+# segment its own command line.
+provenance_in_timings() {
+  python3 - "$work/segments/vortex_2d_timings.json" "$("$exe" --version | head -1)" <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))
+p, segments = t["provenance"], t["segments"]
+ok = (p["program"] == sys.argv[2] and p["ranks"] == 2
+      and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", p["written"]) is not None
+      and "--restart latest" in p["command_line"] and "time.end=0.1" in p["command_line"]
+      and "PETSc 3." in p["libraries"]
+      and "--restart" not in segments[0]["command_line"]
+      and "--restart latest" in segments[1]["command_line"]
+      and all(s["program"] == sys.argv[2] for s in segments))
+print(json.dumps(p), [s["command_line"] for s in segments])
+sys.exit(0 if ok else 1)
+PY
+}
+check "the timings JSON carries the provenance, and each segment its command line" \
+  provenance_in_timings
+
+# What `h5dump -H` shows a stranger: a comment on the root (what the frame is, who wrote it, axis
+# order, units) and on every dataset (centring, axes, units), text as HDF5 strings (never int8).
+frame=$work/segments/vortex_2d_000001.h5
+header=$(h5dump -H "$frame")
+check "h5dump -H: the root says what the frame is and who wrote it" \
+  grep -qE '^   COMMENT "frame 1 at t = 0.01, step 1, of job vortex_2d, written by stablefluids .* on 2 ranks at .*x, y, z order.*nondimensional' <<< "$header"
+check "h5dump -H: every dataset has a comment ($(grep -c 'DATASET "' <<< "$header") datasets)" \
+  test "$(grep -A1 'DATASET "' <<< "$header" | grep -c 'COMMENT "')" -eq "$(grep -c 'DATASET "' <<< "$header")"
+check "h5dump -H: the velocity says its centring, axes and units" \
+  grep -q 'COMMENT "velocity at cell centres.* cell-centred; axes y, x, component (u, v, w .*); units: length / time"' <<< "$header"
+solid_is_bytes() { grep -A2 'DATASET "solid"' <<< "$header" | grep -q H5T_STD_U8LE; }
+no_int8_text() { ! grep -q H5T_STD_I8 <<< "$header"; }
+check "h5dump -H: the solid mask is there, a byte per cell" solid_is_bytes
+check "h5dump -H: no text stored as int8 arrays" no_int8_text
+check "h5dump: the command line is a string attribute" \
+  bash -c "h5dump -a /command_line '$frame' | grep -q 'STRING'"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

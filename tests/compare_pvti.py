@@ -3,7 +3,8 @@
 
 Checks a Catalyst .pvti extract against the solver's own HDF5 frame of the same step: the whole
 extent is the grid, the pieces (one per rank) tile it exactly (no cell twice, none missing), and
-every array holds exactly the frame's values (velocity at cell centres, every scalar, pressure);
+every array holds exactly the frame's values (velocity at cell centres, every scalar, pressure,
+the solid mask: the frame's cell-centred datasets, by their `centring` attribute);
 the solid mask marks SOLID_CELLS cells. Exit 0 if all holds, 1 with the reason otherwise."""
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -23,8 +24,13 @@ def main():
     pvti, frame_path, ranks, solid_cells = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     with h5py.File(frame_path, "r") as frame:
         cells = [int(n) for n in frame.attrs["cells"]]  # x, y, z
+        # Every cell-centred dataset, as each says of itself (the solid mask included; not the
+        # job's text, nor the face values in /face_velocity).
         fields = {name: numpy.array(frame[name]) for name in frame
-                  if isinstance(frame[name], h5py.Dataset)}
+                  if isinstance(frame[name], h5py.Dataset)
+                  and frame[name].attrs.get("centring") == b"cell"}
+    if "solid" not in fields:
+        fail("the frame has no solid mask")
 
     # The pieces, as the writer lists them: disjoint boxes that cover the grid.
     root = ElementTree.parse(pvti).getroot()

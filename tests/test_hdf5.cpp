@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "build_info.hpp"
 #include "hdf5_writer.hpp"
 #include "initial_conditions.hpp"
 #include "mpi_test_util.hpp"
@@ -49,6 +50,15 @@ JobConfig make_job(int dim) {
   temperature.name = "temperature";
   temperature.background = -1.0;
   job.scalars.push_back(temperature);
+  // A free-slip box obstacle, so that /solid has both kinds of cell.
+  ObstacleConfig box;
+  box.region.shape = Region::Shape::Box;
+  box.region.lower = {-0.22, 0.52, 1.22};
+  box.region.upper = {0.28, 0.88, 1.58};
+  box.boundary = BoundaryKind::FreeSlip;
+  job.obstacles.push_back(box);
+  job.text = "# the job's text\nname: frame\n";
+  job.source = "jobs/frame.yaml";
   return job;
 }
 
@@ -65,10 +75,12 @@ void write_frame(MPI_Comm comm, const JobConfig& job, const std::string& dir) {
     ASSERT_EQ(scalars[s].setup_scalar(grid, job.scalars[s].name), 0);
     ASSERT_EQ(set_initial_scalar(job.scalars[s], scalars[s]), 0);
   }
-  OutputConfig output;
-  output.directory = dir;
+  SolidMask solids;
+  ASSERT_EQ(solids.setup(grid, job.obstacles), 0);
+  JobConfig written = job;
+  written.output.directory = dir;
   FrameWriter writer;
-  ASSERT_EQ(writer.setup(grid, output, job.name), 0);
+  ASSERT_EQ(writer.setup(grid, solids, written, job.name), 0);
   ASSERT_EQ(writer.write(velocity, scalars, nullptr, 7, 0.375), 0);
 }
 
@@ -132,8 +144,8 @@ void compare_world_and_self(int dim) {
     const std::string world = world_dir + "/frame_000000.h5";
     const std::string self = self_dir + "/frame_000000.h5";
     EXPECT_FALSE(fs::exists(world + ".tmp"));
-    std::vector<std::string> datasets = {"velocity", "density", "temperature", "face_velocity/x",
-                                         "face_velocity/y"};
+    std::vector<std::string> datasets = {"velocity", "density", "temperature", "solid",
+                                         "face_velocity/x", "face_velocity/y"};
     if (dim == 3) datasets.push_back("face_velocity/z");
     for (const std::string& name : datasets) {
       const Dataset a = read_dataset(world, name), b = read_dataset(self, name);
@@ -239,12 +251,138 @@ TEST(Xdmf, NamesExistingDatasetsWithTheirShapes) {
         for (hsize_t n : d.dims) shape += (shape.empty() ? "" : " ") + std::to_string(n);
         EXPECT_EQ(shape, (*it)[1].str()) << (*it)[3].str();
       }
-      EXPECT_EQ(attributes, 3);  // velocity, density, temperature
+      EXPECT_EQ(attributes, 4);  // velocity, density, temperature, solid
+      EXPECT_NE(xmf.find("<Attribute Name=\"solid\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+                         "          <DataItem Format=\"HDF\" NumberType=\"UChar\" Precision=\"1\""),
+                std::string::npos)
+          << xmf;
       failures += testing::Test::HasFailure() ? 1 : 0;
     }
     EXPECT_EQ(test::global_sum(failures), 0);
     if (test::comm_rank() == 0) fs::remove_all(dir);
   }
+}
+
+/// A string attribute of `object` ("" and a test failure when it is missing or not a string).
+std::string string_attribute(hid_t object, const char* name) {
+  const hid_t a = H5Aopen(object, name, H5P_DEFAULT);
+  EXPECT_GE(a, 0) << name;
+  if (a < 0) return "";
+  const hid_t type = H5Aget_type(a);
+  EXPECT_EQ(H5Tget_class(type), H5T_STRING) << name << " is not an HDF5 string";
+  std::string value(H5Tget_size(type), '\0');
+  EXPECT_GE(H5Aread(a, type, value.data()), 0);
+  H5Tclose(type);
+  H5Aclose(a);
+  return value.substr(0, value.find('\0'));
+}
+
+std::string comment_of(hid_t object) {
+  char buffer[2048] = "";
+  H5Oget_comment(object, buffer, sizeof buffer);
+  return buffer;
+}
+
+// What h5dump shows a stranger: the solid mask (cell by cell as the obstacle says, a byte per
+// cell), on every dataset its centring, axis order, units and description as strings and as the
+// comment `h5dump -H` prints, the job text as a string, and the provenance on the root.
+TEST(Hdf5Frame, DescribesItself) {
+  const JobConfig job = make_job(3);
+  const std::string dir = "test_hdf5_describes_np" + std::to_string(test::comm_size());
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  ASSERT_EQ(PetscOptionsSetValue(nullptr, "-frame_test_marker", "7"), 0);
+  write_frame(PETSC_COMM_WORLD, job, dir);
+  ASSERT_EQ(PetscOptionsClearValue(nullptr, "-frame_test_marker"), 0);
+  long failures = 0;
+  if (test::comm_rank() == 0) {
+    const std::string path = dir + "/frame_000000.h5";
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+
+    // The mask, against the box computed here from cell centres.
+    const hid_t solid = H5Dopen2(file, "solid", H5P_DEFAULT);
+    const hid_t solid_type = H5Dget_type(solid);
+    EXPECT_EQ(H5Tget_size(solid_type), 1u);
+    EXPECT_EQ(H5Tget_sign(solid_type), H5T_SGN_NONE);
+    H5Tclose(solid_type);
+    std::vector<unsigned char> mask(13 * 11 * 9);
+    EXPECT_GE(H5Dread(solid, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, mask.data()), 0);
+    H5Dclose(solid);
+    const double h[3] = {0.1, 0.1, 0.1}, origin[3] = {-0.5, 0.25, 1.0};
+    long wrong = 0, solid_cells = 0;
+    for (long k = 0; k < 9; ++k)
+      for (long j = 0; j < 11; ++j)
+        for (long i = 0; i < 13; ++i) {
+          const double x = origin[0] + (i + 0.5) * h[0], y = origin[1] + (j + 0.5) * h[1],
+                       z = origin[2] + (k + 0.5) * h[2];
+          const bool inside = x > -0.22 && x < 0.28 && y > 0.52 && y < 0.88 && z > 1.22 && z < 1.58;
+          solid_cells += inside;
+          if (mask[static_cast<size_t>((k * 11 + j) * 13 + i)] != (inside ? 2 : 0)) ++wrong;
+        }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_GT(solid_cells, 0);
+
+    struct Expected {
+      const char* dataset;
+      const char* centring;
+      const char* axis_order;
+      const char* units;
+    };
+    for (const Expected& e : {Expected{"velocity", "cell", "z, y, x, component", "length / time"},
+                              Expected{"density", "cell", "z, y, x", "as the job gives scalars.density"},
+                              Expected{"solid", "cell", "z, y, x", "none"},
+                              Expected{"face_velocity/x", "face", "z, y, x", "length / time"},
+                              Expected{"face_velocity/z", "face", "z, y, x", "length / time"}}) {
+      const hid_t d = H5Dopen2(file, e.dataset, H5P_DEFAULT);
+      ASSERT_GE(d, 0) << e.dataset;
+      EXPECT_EQ(string_attribute(d, "centring"), e.centring) << e.dataset;
+      EXPECT_EQ(string_attribute(d, "axis_order"), e.axis_order) << e.dataset;
+      EXPECT_EQ(string_attribute(d, "units"), e.units) << e.dataset;
+      const std::string description = string_attribute(d, "description");
+      EXPECT_FALSE(description.empty()) << e.dataset;
+      const std::string comment = comment_of(d);
+      EXPECT_NE(comment.find(description), std::string::npos) << e.dataset << ": " << comment;
+      EXPECT_NE(comment.find(std::string("axes ") + e.axis_order), std::string::npos) << comment;
+      H5Dclose(d);
+    }
+    const hid_t velocity = H5Dopen2(file, "velocity", H5P_DEFAULT);
+    EXPECT_EQ(string_attribute(velocity, "components"), "u, v, w (along x, y, z)");
+    H5Dclose(velocity);
+
+    // The job, as a string dataset, and the root's description and provenance.
+    const hid_t job_dataset = H5Dopen2(file, "job", H5P_DEFAULT);
+    const hid_t job_type = H5Dget_type(job_dataset);
+    EXPECT_EQ(H5Tget_class(job_type), H5T_STRING);
+    std::string text(H5Tget_size(job_type), '\0');
+    EXPECT_GE(H5Dread(job_dataset, job_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), 0);
+    EXPECT_EQ(text.substr(0, text.find('\0')), job.text);
+    H5Tclose(job_type);
+    H5Dclose(job_dataset);
+    EXPECT_EQ(string_attribute(file, "job_file"), "jobs/frame.yaml");
+    EXPECT_NE(string_attribute(file, "conventions").find("cells, origin and spacing are in x, y, z"),
+              std::string::npos);
+    EXPECT_EQ(string_attribute(file, "program"), program_version());
+    EXPECT_EQ(string_attribute(file, "commit"), git_commit());
+    EXPECT_TRUE(std::regex_match(string_attribute(file, "written"),
+                                 std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]Z")));
+    EXPECT_NE(string_attribute(file, "libraries").find("PETSc 3."), std::string::npos);
+    EXPECT_NE(string_attribute(file, "petsc_options").find("-frame_test_marker 7"),
+              std::string::npos);
+    string_attribute(file, "command_line");
+    long long ranks = 0;
+    const hid_t ranks_attribute = H5Aopen(file, "ranks", H5P_DEFAULT);
+    EXPECT_GE(H5Aread(ranks_attribute, H5T_NATIVE_LLONG, &ranks), 0);
+    H5Aclose(ranks_attribute);
+    EXPECT_EQ(ranks, test::comm_size());
+    EXPECT_NE(comment_of(file).find("frame 0 at t = 0.375, step 7, of job frame"),
+              std::string::npos)
+        << comment_of(file);
+    H5Fclose(file);
+    failures += testing::Test::HasFailure() ? 1 : 0;
+  }
+  EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 
 }  // namespace

@@ -476,10 +476,13 @@ std::vector<std::string> checkpointed_run(const std::string& text) {
 // with a message naming the file and what was damaged, on every rank.
 TEST(Checksum, DamageInEveryDatasetAndRestartAttributeIsFoundAndNamed) {
   const std::string dir = scratch() + "/checksums";
-  const std::vector<std::string> paths = checkpointed_run(job_text(0.25, dir));
+  // With a --set, so that the checkpoint holds job_overrides too.
+  const std::vector<JobOverride> overrides = {{"fluid.viscosity", "0.002"}};
+  const std::vector<std::string> paths =
+      checkpointed_run(parse_job(job_text(0.25, dir), "restart.yaml", overrides));
   ASSERT_FALSE(paths.empty());
   const std::string file = paths.back(), pristine = dir + "/pristine.h5.keep";
-  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml", overrides);
   long frames = 0;
   if (test::comm_rank() == 0) {
     fs::copy_file(file, pristine);
@@ -494,7 +497,7 @@ TEST(Checksum, DamageInEveryDatasetAndRestartAttributeIsFoundAndNamed) {
   };
   std::vector<Case> cases;
   for (const char* d : {"face_velocity/x", "face_velocity/y", "density", "temperature", "pressure",
-                        "job", "frame_times"})
+                        "job", "job_overrides", "frame_times"})
     cases.push_back({d, std::string("checksum mismatch in dataset ") + d + ":"});
   for (const char* a : {"@time", "@step", "@last_dt", "@next_frame", "@frames"})
     cases.push_back({a, "checksum mismatch in the run state attributes"});
@@ -559,6 +562,127 @@ TEST(Checksum, ACheckpointWithoutChecksumsIsRefused) {
             std::string::npos)
       << failure.message;
   EXPECT_NE(failure.message.find(file), std::string::npos) << failure.message;
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+/// Rewrites a checkpoint as format 2 wrote it: the job and the version as arrays of int8, no
+/// provenance and no job_overrides. Rank 0, plain HDF5.
+void downgrade_to_format_2(const std::string& file) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0) << file;
+  auto text_of = [&](hid_t object, bool attribute) {
+    const hid_t type = attribute ? H5Aget_type(object) : H5Dget_type(object);
+    std::string text(H5Tget_size(type), '\0');
+    if (attribute) H5Aread(object, type, text.data());
+    else H5Dread(object, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data());
+    H5Tclose(type);
+    return text.substr(0, text.find('\0'));
+  };
+  auto char_space = [](const std::string& text) {
+    const hsize_t n = text.size();
+    return H5Screate_simple(1, &n, nullptr);
+  };
+  // The job: same bytes, same checksum, as int8.
+  const hid_t old_job = H5Dopen2(f, "job", H5P_DEFAULT);
+  const std::string job = text_of(old_job, false);
+  std::uint32_t crc = 0;
+  const hid_t old_crc = H5Aopen(old_job, "crc32", H5P_DEFAULT);
+  H5Aread(old_crc, H5T_NATIVE_UINT32, &crc);
+  H5Aclose(old_crc);
+  H5Dclose(old_job);
+  H5Ldelete(f, "job", H5P_DEFAULT);
+  H5Ldelete(f, "job_overrides", H5P_DEFAULT);
+  hid_t space = char_space(job);
+  const hid_t new_job = H5Dcreate2(f, "job", H5T_NATIVE_CHAR, space, H5P_DEFAULT, H5P_DEFAULT,
+                                   H5P_DEFAULT);
+  H5Dwrite(new_job, H5T_NATIVE_CHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, job.data());
+  const hid_t scalar = H5Screate(H5S_SCALAR);
+  const hsize_t one = 1;
+  const hid_t one_space = H5Screate_simple(1, &one, nullptr);
+  const hid_t crc_attribute = H5Acreate2(new_job, "crc32", H5T_NATIVE_UINT32, one_space,
+                                         H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(crc_attribute, H5T_NATIVE_UINT32, &crc);
+  H5Aclose(crc_attribute);
+  H5Dclose(new_job);
+  H5Sclose(space);
+  H5Sclose(scalar);
+  for (const char* name : {"version", "job_hash"}) {
+    const hid_t old = H5Aopen(f, name, H5P_DEFAULT);
+    const std::string value = text_of(old, true);
+    H5Aclose(old);
+    H5Adelete(f, name);
+    space = char_space(value);
+    const hid_t a = H5Acreate2(f, name, H5T_NATIVE_CHAR, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_CHAR, value.data());
+    H5Aclose(a);
+    H5Sclose(space);
+  }
+  for (const char* name :
+       {"program", "commit", "written", "command_line", "petsc_options", "libraries"})
+    H5Adelete(f, name);
+  const long long format = 2;
+  const hid_t format_attribute = H5Aopen(f, "format", H5P_DEFAULT);
+  H5Awrite(format_attribute, H5T_NATIVE_LLONG, &format);
+  H5Aclose(format_attribute);
+  H5Sclose(one_space);
+  ASSERT_GE(H5Fclose(f), 0);
+}
+
+// A checkpoint of format 2 (text as int8 arrays, before provenance) still restarts, with the
+// same fields as the format 3 file it was made from; damage in its job is still found.
+TEST(Checksum, AFormat2CheckpointIsStillRead) {
+  const std::string dir = scratch() + "/format2";
+  const std::vector<std::string> paths = checkpointed_run(job_text(0.15, dir));
+  ASSERT_FALSE(paths.empty());
+  const std::string file = paths.back(), old = dir + "/old_format.h5";
+  if (test::comm_rank() == 0) {
+    fs::copy_file(file, old);
+    downgrade_to_format_2(old);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml");
+  Restorable now, before;
+  ASSERT_EQ(now.setup(PETSC_COMM_WORLD, job), 0);
+  ASSERT_EQ(before.setup(PETSC_COMM_WORLD, job), 0);
+  RunState now_state, before_state;
+  ASSERT_EQ(now.checkpointer.read(file, now.velocity, now.scalars, now.pressure, &now_state), 0);
+  ASSERT_EQ(before.checkpointer.read(old, before.velocity, before.scalars, before.pressure,
+                                     &before_state), 0);
+  EXPECT_EQ(before_state.step, now_state.step);
+  EXPECT_EQ(before_state.frame_times, now_state.frame_times);
+  PetscBool same_velocity = PETSC_FALSE, same_pressure = PETSC_FALSE;
+  ASSERT_EQ(VecEqual(now.velocity.global(), before.velocity.global(), &same_velocity), 0);
+  ASSERT_EQ(VecEqual(now.pressure, before.pressure, &same_pressure), 0);
+  EXPECT_TRUE(same_velocity && same_pressure);
+
+  if (test::comm_rank() == 0) flip_bytes_in(old, "job");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const Failure failure = expect_failure([&] { return restore(PETSC_COMM_WORLD, job, old); });
+  EXPECT_EQ(failure.code, PETSC_ERR_FILE_READ);
+  EXPECT_NE(failure.message.find("checksum mismatch in dataset job:"), std::string::npos)
+      << failure.message;
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// A run whose physics came partly from --set restarts with the same --set (the checkpoint keeps
+// them beside the job text), and one without them is refused, naming the key.
+TEST(Restart, KeepsTheCommandLineOverridesOfTheRunThatWroteIt) {
+  const std::string dir = scratch() + "/overrides";
+  const std::vector<JobOverride> overrides = {{"fluid.viscosity", "0.002"},
+                                              {"forces.vorticity_confinement", "0.2"}};
+  const std::vector<std::string> paths =
+      checkpointed_run(parse_job(job_text(0.15, dir), "restart.yaml", overrides));
+  ASSERT_FALSE(paths.empty());
+  EXPECT_EQ(restore(PETSC_COMM_WORLD, parse_job(job_text(1.0, dir), "restart.yaml", overrides),
+                    paths.back()),
+            0);
+  const JobConfig plain = parse_job(job_text(1.0, dir), "restart.yaml");
+  const Failure failure =
+      expect_failure([&] { return restore(PETSC_COMM_WORLD, plain, paths.back()); });
+  EXPECT_EQ(failure.code, kErrorBadJob);
+  EXPECT_NE(failure.message.find("fluid.viscosity: checkpoint has 0.002, job has 0.001"),
+            std::string::npos)
+      << failure.message;
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 

@@ -71,6 +71,12 @@ def render_one(job, index, directory):
     from paraview import simple
     from paraview.catalyst import bridge
 
+    # As in the solver: ParaView's warnings only with STABLEFLUIDS_CATALYST_WARNINGS=1 (every
+    # image would otherwise warn that the time annotation's "time" argument already exists).
+    if not os.environ.get("STABLEFLUIDS_CATALYST_WARNINGS"):
+        from vtkmodules.vtkCommonCore import vtkLogger
+        vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)
+
     bridge.initialize()
     bridge.add_pipeline(script, 2)
     reader = simple.OpenDataFile(index_file)
