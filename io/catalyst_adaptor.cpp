@@ -250,6 +250,10 @@ struct CatalystAdaptor::Impl {
   vtkSmartPointer<vtkCPDataDescription> description;
   std::vector<vtkSmartPointer<ScriptPipeline>> pipelines;
   std::vector<double> next_time;  // per script with every_time: the next time it is due
+  // Per script: rank 0's MPI_Wtime when it last ran (every_wall_seconds), and whether it runs at
+  // the step due() decided on, which execute() then follows.
+  std::vector<double> last_wall;
+  std::vector<char> running;
   // "input": with the ghost layer, for filters and rendering. "owned": exactly the rank's own
   // cells, so that data extracts tile the domain (a reader that assembles pieces would
   // otherwise also assemble their ghost marks and hide cells at the seams).
@@ -456,10 +460,34 @@ void CatalystAdaptor::start_at(double time, bool restarted) {
   }
 }
 
-bool CatalystAdaptor::due(PetscInt step, double time) const {
-  for (size_t s = 0; s < impl_->pipelines.size(); ++s)
-    if (impl_->script_due(s, step, time)) return true;
-  return false;
+PetscErrorCode CatalystAdaptor::due(PetscInt step, double time, bool* due) {
+  PetscFunctionBeginUser;
+  Impl& m = *impl_;
+  const size_t count = m.pipelines.size();
+  m.running.assign(count, 0);
+  m.last_wall.resize(count, -HUGE_VAL);
+  bool ask_clock = false;
+  for (size_t s = 0; s < count; ++s) {
+    m.running[s] = m.script_due(s, step, time) ? 1 : 0;
+    ask_clock = ask_clock || (m.running[s] && m.job->catalyst.scripts[s].every_wall_seconds > 0.0);
+  }
+  // ask_clock is the same on every rank (it follows the job); rank 0's clock then decides for
+  // every rank, as two ranks' clocks need not agree.
+  if (ask_clock) {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(m.comm, &rank));
+    if (rank == 0) {
+      const double now = MPI_Wtime();
+      for (size_t s = 0; s < count; ++s) {
+        const double every = m.job->catalyst.scripts[s].every_wall_seconds;
+        if (m.running[s] && every > 0.0 && now - m.last_wall[s] < every) m.running[s] = 0;
+        if (m.running[s] && every > 0.0) m.last_wall[s] = now;
+      }
+    }
+    PetscCallMPI(MPI_Bcast(m.running.data(), static_cast<int>(count), MPI_CHAR, 0, m.comm));
+  }
+  *due = std::any_of(m.running.begin(), m.running.end(), [](char r) { return r != 0; });
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
@@ -537,8 +565,9 @@ PetscErrorCode CatalystAdaptor::Impl::check_scripts(PetscInt step, double time) 
 PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
   PetscFunctionBeginUser;
   Impl& m = *impl_;
+  // As due() decided at this step.
   for (size_t s = 0; s < m.pipelines.size(); ++s)
-    m.pipelines[s]->set_due(m.script_due(s, state.step, state.time));
+    m.pipelines[s]->set_due(s < m.running.size() && m.running[s]);
   m.description->ResetAll();
   m.description->SetTimeData(state.time, static_cast<vtkIdType>(state.step));
   if (m.processor->RequestDataDescription(m.description) != 0 &&
@@ -563,7 +592,7 @@ PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
   PetscCall(m.check_scripts(state.step, state.time));
   for (size_t s = 0; s < m.pipelines.size(); ++s) {
     const double every = m.job->catalyst.scripts[s].every_time;
-    if (every > 0.0 && m.script_due(s, state.step, state.time)) {
+    if (every > 0.0 && m.running[s]) {
       m.next_time[s] = (std::floor(state.time / every + 1e-9) + 1.0) * every;
     }
   }

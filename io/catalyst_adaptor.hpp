@@ -45,7 +45,7 @@ public:
   /// due (the initial state), a restarted one at each script's next multiple after `time`.
   void start_at(double time, bool restarted);
 
-  bool due(PetscInt step, double time) const override;
+  PetscErrorCode due(PetscInt step, double time, bool* due) override;
   PetscErrorCode execute(const InSituState& state) override;
   PetscErrorCode finalize() override;
 

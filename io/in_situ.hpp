@@ -26,9 +26,11 @@ struct InSituState {
 class InSitu {
 public:
   virtual ~InSitu() = default;
-  /// Whether anything runs at this step and time. Decided from the job alone, so every rank
-  /// gets the same answer without communicating; the solver prepares nothing when it is false.
-  virtual bool due(PetscInt step, double time) const = 0;
+  /// Whether anything runs at this step and time (*due, the same on every rank); the solver
+  /// prepares nothing when it is false. Decided from the job alone, except for a schedule in
+  /// wall-clock time, which follows rank 0's clock (one broadcast, only on steps where such a
+  /// script is otherwise due). Collective.
+  virtual PetscErrorCode due(PetscInt step, double time, bool* due) = 0;
   /// Runs whatever is due. A failure stops the run on every rank with one message. Collective.
   virtual PetscErrorCode execute(const InSituState& state) = 0;
   /// Ends every pipeline (scripts' finalize hooks run here). Collective.

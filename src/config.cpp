@@ -1531,7 +1531,8 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   const std::string job_directory =
       source_.find('/') == std::string::npos ? "." : source_.substr(0, source_.rfind('/'));
   for (const Field& item : list_items(map.find("scripts"), "scripts")) {
-    const MapReader entry(*this, item, false, {"script", "every_steps", "every_time", "args"});
+    const MapReader entry(*this, item, false,
+                          {"script", "every_steps", "every_time", "every_wall_seconds", "args"});
     CatalystScript script;
     const Field path = entry.require("script");
     script.path = read_string(path);
@@ -1556,6 +1557,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
       script.every_steps = static_cast<PetscInt>(n);
     }
     if (time) script.every_time = read_positive(*time);
+    if (auto wall = entry.find("every_wall_seconds")) script.every_wall_seconds = read_positive(*wall);
     for (const Field& arg : list_items(entry.find("args"), "strings")) {
       script.args.push_back(read_string(arg));
     }

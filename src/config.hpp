@@ -217,6 +217,9 @@ struct CatalystScript {
   int line = 0;                   // the job line naming it, for messages
   PetscInt every_steps = 1;       // >= 1
   double every_time = 0.0;        // > 0 replaces every_steps
+  // > 0: besides the above, at least this many seconds of wall-clock time (rank 0's clock) since
+  // the script last ran; bounds what a slow Catalyst Live client can cost the run.
+  double every_wall_seconds = 0.0;
   std::vector<std::string> args;  // given to the script as stablefluids_catalyst.args
 };
 

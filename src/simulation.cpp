@@ -189,7 +189,10 @@ PetscErrorCode Simulation::write_frame() {
 PetscErrorCode Simulation::run_in_situ(double* seconds) {
   PetscFunctionBeginUser;
   *seconds = 0.0;
-  if (!in_situ_ || !in_situ_->due(step_, time_)) PetscFunctionReturn(0);
+  if (!in_situ_) PetscFunctionReturn(0);
+  bool due = false;
+  PetscCall(in_situ_->due(step_, time_, &due));
+  if (!due) PetscFunctionReturn(0);
   const double start = MPI_Wtime();
   PetscCall(timers_.begin(Stage::InSitu));
   PetscCall(fill_all_ghosts());

@@ -12,6 +12,8 @@
 #      finishes every step with status 0. Its median time per step (step + in-situ) beside the
 #      same run without Catalyst is printed, as a measurement: a bound on it failed under load
 #      (9.0 ms against 1.8 ms while other tests ran beside it), and timings are no test;
+#      With a real Live client (tests/live_client.py) listening, every update brings it the whole
+#      grid with every field; every_wall_seconds thins the updates out by rank 0's clock;
 #   5. a job whose script renders is refused before the first step, with exit status 2 on every
 #      rank and one line saying how to run it, when there is no display or only an 8-bit one
 #      (VTK aborted with status 134 and a 50-line trace); under an X server that resets when
@@ -154,6 +156,60 @@ PY
   else fail "Live without a GUI stopped early"; fi
 else
   fail "Live run failed"; tail -20 "$work/live.log"
+fi
+
+# 4b. Live with a real client (tests/live_client.py, a pvpython client written as ParaView's own
+# Live tests write one): every update delivers the whole grid (12 x 10 x 8 = 960 cells) with
+# every field, from the initial state on; with every_wall_seconds longer than the run, the client
+# gets the initial state only and the job still runs every step.
+free_port() {
+  "$python" -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])'
+}
+# live_with_client <job>: runs the job at 2 ranks with a client listening on a free port; the
+# client's record is $work/<job>_client.json.
+live_with_client() {
+  local port record=$work/$1_client.json client status
+  port=$(free_port)
+  sed -i "s|localhost:PORT|localhost:$port|" "$work/$1.yaml"
+  timeout 280 "$python" "$source_dir/tests/live_client.py" --port "$port" --channel owned \
+    --out "$record" > "$work/$1_client.log" 2>&1 &
+  client=$!
+  for _ in $(seq 300); do [ -e "$record.listening" ] && break; sleep 0.1; done
+  run_ranks 2 "$1"
+  status=$?
+  if [ "$status" -ne 0 ]; then kill "$client" 2> /dev/null; fi
+  wait "$client"
+  return "$status"
+}
+# check_client <job> <expected steps, Python list>: what the client received.
+check_client() {
+  "$python" - "$work/$1_client.json" "$2" "$work/out_$1/$1_steps.csv" <<'PY'
+import ast, csv, json, statistics, sys
+record = json.load(open(sys.argv[1]))
+steps = [u["step"] for u in record["updates"]]
+rows = list(csv.DictReader(open(sys.argv[3], newline="")))
+wanted = ["density", "pressure", "solid", "temperature", "velocity"]
+bad = [u for u in record["updates"] if u.get("cells") != 960 or u.get("arrays") != wanted]
+print(f"client: connected {record['connected']}, steps {steps}, updates without the whole grid "
+      f"{bad}; the job ran {len(rows)} steps, median in-situ time "
+      f"{statistics.median(float(r['insitu_seconds']) for r in rows):.4f} s (a measurement)")
+ok = (record["connected"] and record["closed"] and steps == ast.literal_eval(sys.argv[2])
+      and not bad and len(rows) == 5)
+sys.exit(0 if ok else 1)
+PY
+}
+make_job live_client 0.1 "    - {script: $scripts/live.py, args: [--url, 'localhost:PORT']}"
+if live_with_client live_client && check_client live_client "[0, 1, 2, 3, 4, 5]"; then
+  pass "a Live client receives the whole grid and every field at every step"
+else
+  fail "Live client"; tail -n 20 "$work/live_client.log" "$work/live_client_client.log"
+fi
+make_job live_throttled 0.1 \
+  "    - {script: $scripts/live.py, every_wall_seconds: 1000, args: [--url, 'localhost:PORT']}"
+if live_with_client live_throttled && check_client live_throttled "[0]"; then
+  pass "every_wall_seconds thins Live out by the wall clock, and the run goes on"
+else
+  fail "Live with every_wall_seconds"; tail -n 20 "$work/live_throttled.log" "$work/live_throttled_client.log"
 fi
 
 # 5. A rendering job without a usable display is a job error before the first step.

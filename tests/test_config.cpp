@@ -1895,16 +1895,20 @@ TEST(ConfigCatalyst, ScriptsResolveBesideTheJobAndKeepTheirSchedules) {
       "grid: {cells: [8, 8, 8]}\ntime: {dt: 0.1, end: 1}\noutput: {directory: out}\n"
       "catalyst:\n  scripts:\n"
       "    - {script: catalyst/slice_png.py, every_time: 0.25, args: [--field, density]}\n"
-      "    - script: catalyst/extract_pvti.py\n",
+      "    - script: catalyst/extract_pvti.py\n"
+      "    - {script: catalyst/live.py, every_wall_seconds: 2.5}\n",
       source);
   EXPECT_EQ(job.catalyst.directory, "out/catalyst");
-  ASSERT_EQ(job.catalyst.scripts.size(), 2u);
+  ASSERT_EQ(job.catalyst.scripts.size(), 3u);
   EXPECT_EQ(job.catalyst.scripts[0].path, (jobs / "catalyst/slice_png.py").string());
   EXPECT_EQ(job.catalyst.scripts[0].every_time, 0.25);
   EXPECT_EQ(job.catalyst.scripts[0].args, (std::vector<std::string>{"--field", "density"}));
   EXPECT_EQ(job.catalyst.scripts[0].line, 6);
   EXPECT_EQ(job.catalyst.scripts[1].every_steps, 1);
   EXPECT_EQ(job.catalyst.scripts[1].every_time, 0.0);
+  EXPECT_EQ(job.catalyst.scripts[1].every_wall_seconds, 0.0);
+  EXPECT_EQ(job.catalyst.scripts[2].every_wall_seconds, 2.5);
+  EXPECT_EQ(job.catalyst.scripts[2].every_steps, 1);
 }
 
 TEST(ConfigCatalyst, ErrorsNameTheKeyAndLine) {
@@ -1926,6 +1930,8 @@ TEST(ConfigCatalyst, ErrorsNameTheKeyAndLine) {
               ::testing::HasSubstr("give either every_steps or every_time, not both"));
   EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, every_steps: 0}\n"),
               ::testing::HasSubstr("every_steps: expected a positive integer"));
+  EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, every_wall_seconds: 0}\n"),
+              ::testing::HasSubstr("job.yaml:5: catalyst.scripts[0].every_wall_seconds: must be"));
   EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, args: [[1]]}\n"),
               ::testing::HasSubstr("args[0]: expected a string"));
   EXPECT_THAT(message("  scripts:\n    - {script: catalyst/live.py, how_often: 2}\n"),

@@ -1,8 +1,14 @@
 # script-version: 2.0
 # Catalyst Live: lets a ParaView GUI connect to the running job and look at its data while it
 # runs (Catalyst > Connect in the GUI, then pick the data to extract in the Pipeline Browser).
-# With no GUI connected each run of the script costs one refused connection attempt; the job
-# never waits for a GUI and carries on if the GUI goes away.
+# With no GUI listening each run of the script costs one refused connection attempt; the job
+# never waits for a GUI to appear and carries on if the GUI goes away.
+#
+# While a client is connected, ParaView 5.11's Live is synchronous: each run of this script
+# waits until the client answers (the GUI answers from its event loop at once, a scripted client
+# when it next processes its messages) and then sends it the data it asked for. A slow client
+# therefore slows the job; give the script `every_wall_seconds: S` in the job to let it run at
+# most once every S seconds of wall-clock time (README, "Watching a run", has measurements).
 #
 # Job arguments (catalyst.scripts[].args):
 #   --url HOST:PORT     where the GUI listens (default localhost:22222, the GUI's default port)
