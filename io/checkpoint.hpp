@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "field.hpp"
 
 namespace sf {

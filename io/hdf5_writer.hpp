@@ -26,7 +26,8 @@
 #include <vector>
 
 #include "field.hpp"
-#include "obstacles.hpp"
+#include "config.hpp"
+#include "solids.hpp"
 #include "xdmf.hpp"
 
 namespace sf {

@@ -9,7 +9,7 @@
 
 #include "config.hpp"
 #include "field.hpp"
-#include "obstacles.hpp"
+#include "solids.hpp"
 
 namespace sf {
 

@@ -11,7 +11,8 @@
 
 #include <memory>
 
-#include "obstacles.hpp"
+#include "config.hpp"
+#include "solids.hpp"
 
 namespace sf {
 

@@ -7,7 +7,8 @@
 
 #include "departure_exchange.hpp"
 #include "interpolation.hpp"
-#include "obstacles.hpp"
+#include "config.hpp"
+#include "solids.hpp"
 
 namespace sf {
 

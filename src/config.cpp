@@ -483,7 +483,7 @@ private:
   /// The region described by `map`, read by region_reader with the same `extra` keys.
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
 
-  GridConfig parse_grid(const MapReader& top) const;
+  GridSection parse_grid(const MapReader& top) const;
   std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
   ScalarBlob parse_blob(const Field& field, int dim) const;
   ScalarSource parse_source(const Field& field, int dim) const;
@@ -794,11 +794,11 @@ void JobParser::check_run_length(const MapReader& top, const JobConfig& job) con
   }
 }
 
-GridConfig JobParser::parse_grid(const MapReader& top) const {
+GridSection JobParser::parse_grid(const MapReader& top) const {
   const MapReader map(*this, top.require("grid"), false,
                       {"cells", "cells_per_rank", "size", "origin", "halo"});
 
-  GridConfig grid;
+  GridSection grid;
   // Exactly one of `cells` (the whole grid) and `cells_per_rank` (weak scaling).
   const auto whole = map.find("cells");
   const auto per_rank = map.find("cells_per_rank");
@@ -1741,7 +1741,7 @@ JobConfig parse_job(const std::string& text, const std::string& source,
 }
 
 void resolve_ranks(JobConfig& job, int ranks) {
-  GridConfig& grid = job.grid;
+  GridSection& grid = job.grid;
   if (!grid.cells_per_rank) return;
   // MPI's own balanced factorisation; every rank computes the same one.
   int dims[3] = {0, 0, 0};

@@ -13,6 +13,13 @@
 #include <string>
 #include <vector>
 
+// The grid's vocabulary comes from the mac layer.
+#include "boundary.hpp"
+#include "grid.hpp"
+#include "interpolation.hpp"
+#include "region.hpp"
+#include "solids.hpp"
+
 namespace sf {
 
 /// Checkpoints carry the step in 8 digits, <name>_checkpoint_NNNNNNNN.h5, and io/checkpoint.cpp
@@ -29,55 +36,19 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// Boundary condition on one face of the domain (DESIGN.md "Numerics").
-enum class BoundaryKind { Periodic, NoSlip, FreeSlip, Inflow, Outflow };
 
-/// Velocity profile across an inflow face.
-/// Uniform: u = velocity everywhere on the face.
-/// Parabolic: u = velocity * prod over the face's non-periodic tangential axes of 4 s (1 - s),
-/// s in [0, 1] the position across that axis; so `velocity` is the centre-line (peak) value.
-enum class InflowProfile { Uniform, Parabolic };
 
-struct FaceBoundary {
-  BoundaryKind kind = BoundaryKind::NoSlip;
-  // Inflow: the velocity entering the domain (all dim components; the normal one must point
-  // into the domain), its profile, and the values carried in by named scalars (scalars not named
-  // here enter with 0).
-  // No-slip: `velocity` is the wall's own (tangential) velocity, e.g. a lid-driven cavity's lid;
-  // its normal component must be 0. Default: a wall at rest.
-  std::array<double, 3> velocity{0.0, 0.0, 0.0};
-  InflowProfile profile = InflowProfile::Uniform;
-  std::map<std::string, double> scalar_values;
-};
 
-struct GridConfig {
-  int dim = 0;                                  // 2 or 3, from the length of `cells`
-  std::array<long, 3> cells{1, 1, 1};           // per-axis cell counts; unused axes hold 1
+/// The job's grid section: the grid, and what only the parser needs about it.
+struct GridSection : GridConfig {
   // Weak scaling: the job gave `cells_per_rank` instead of `cells`. parse_job() leaves the
   // per-rank block in `cells`; resolve_ranks() (load_job calls it) multiplies it by a process
   // grid from MPI_Dims_create and fixes `processes`, so every rank owns exactly that block.
   bool cells_per_rank = false;
-  std::array<PetscInt, 3> processes{PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
-  std::array<double, 3> origin{0.0, 0.0, 0.0};  // lower corner of the domain
-  std::array<double, 3> size{1.0, 1.0, 1.0};    // extent of the domain per axis
-  int halo = 3;                                 // ghost-cell width H of every field
   // Lines of the job file that gave `cells` (or `cells_per_rank`) and `origin`, 0 where not
   // given: for the errors found only once the rank count is known (resolve_ranks()).
   int cells_line = 0;
   int origin_line = 0;
-};
-
-/// A region of space used by initial conditions, sources, forces and obstacles.
-/// Coordinates are in the job's physical units; in 2D the third entries are ignored (0).
-struct Region {
-  enum class Shape { Box, Sphere, Cylinder };
-  Shape shape = Shape::Box;
-  std::array<double, 3> lower{0.0, 0.0, 0.0};   // box
-  std::array<double, 3> upper{0.0, 0.0, 0.0};   // box
-  std::array<double, 3> center{0.0, 0.0, 0.0};  // sphere (a disc in 2D), cylinder
-  double radius = 0.0;                          // sphere, cylinder
-  int axis = 2;  // cylinder: the axis it runs along (0, 1, 2), unbounded along it; in 2D a
-                 // cylinder must run along z and is a disc
 };
 
 /// Initial value of a scalar inside a region: s = value inside, background elsewhere.
@@ -145,7 +116,6 @@ struct FluidConfig {
 /// point (Selle et al. 2008), accurate while a step moves less than about a cell. BFECC: three
 /// passes with the correction applied before the final one, accurate at any CFL number.
 enum class AdvectionScheme { SemiLagrangian, MacCormack, BFECC };
-enum class Interpolation { Linear, MonotoneCubic };
 
 struct AdvectionConfig {
   AdvectionScheme scheme = AdvectionScheme::SemiLagrangian;
@@ -190,13 +160,6 @@ struct ForcesConfig {
   std::vector<ForceRegion> regions;
 };
 
-/// A static obstacle: the cells whose centre lies inside `region` are solid. Faces between a
-/// solid and any other cell have zero normal velocity; `boundary` (NoSlip or FreeSlip) sets what
-/// the tangential velocity does at its surface.
-struct ObstacleConfig {
-  Region region;
-  BoundaryKind boundary = BoundaryKind::NoSlip;
-};
 
 /// When and where checkpoints are written (io/checkpoint.hpp). A checkpoint is due when any
 /// enabled criterion is met; 0 disables a criterion, and all three at 0 disable checkpoints
@@ -270,7 +233,7 @@ struct JobConfig {
   std::string text;    // the job file's full text, exactly as read
   std::vector<JobOverride> overrides;  // --set on the command line, applied on top of `text`
   std::string name;    // run name: output files are <directory>/<name>_NNNNNN.h5 and <name>.xmf
-  GridConfig grid;
+  GridSection grid;
   // boundary[axis][side], side 0 = lower, 1 = upper; axes beyond dim hold Periodic.
   std::array<std::array<FaceBoundary, 2>, 3> boundary{};
   VelocityInit velocity;
@@ -303,7 +266,7 @@ JobConfig parse_job(const std::string& text, const std::string& source,
 JobConfig load_job(MPI_Comm comm, const std::string& path,
                    const std::vector<JobOverride>& overrides = {});
 
-/// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridConfig). Does nothing for a
+/// Turns grid.cells_per_rank into the grid for `ranks` ranks (see GridSection). Does nothing for a
 /// job that gave grid.cells. Throws JobError if the resulting grid exceeds the index range.
 void resolve_ranks(JobConfig& job, int ranks);
 

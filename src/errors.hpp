@@ -27,6 +27,8 @@
 
 #include <petscsys.h>
 
+#include "error_codes.hpp"
+
 namespace sf {
 
 constexpr int kExitDone = 0;
@@ -34,9 +36,6 @@ constexpr int kExitFailed = 1;
 constexpr int kExitBadJob = 2;
 constexpr int kExitInterrupted = 3;
 
-/// The error code for a job that cannot run as given (a halo wider than a rank's slab, a
-/// checkpoint that does not belong to the job): main() exits with kExitBadJob for it.
-constexpr PetscErrorCode kErrorBadJob = PETSC_ERR_USER_INPUT;
 
 /// Seconds a failed rank waits for the others to fail too before it aborts the job (rule 3).
 /// Agreed failures meet at once; the wait only matters when a rank failed alone.

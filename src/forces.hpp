@@ -10,7 +10,8 @@
 
 #include <vector>
 
-#include "obstacles.hpp"
+#include "config.hpp"
+#include "solids.hpp"
 
 namespace sf {
 

@@ -15,7 +15,7 @@
 #include "grid.hpp"
 #include "hdf5_writer.hpp"
 #include "in_situ.hpp"
-#include "obstacles.hpp"
+#include "solids.hpp"
 #include "projection.hpp"
 #include "run_lock.hpp"
 #include "run_log.hpp"

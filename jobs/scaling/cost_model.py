@@ -4,12 +4,12 @@
 The model follows the code, stage by stage (src/simulation.cpp step()):
 
 * halo exchanges: Field::fill_ghosts() is DMGlobalToLocal on a DMDA with a *box* stencil of
-  width H (src/grid.cpp), so an interior rank sends up to 26 messages per exchange and receives
+  width H (src/mac/grid.cpp), so an interior rank sends up to 26 messages per exchange and receives
   dof * ((nx+2H)(ny+2H)(nz+2H) - nx ny nz) doubles. Per step (3D, S scalars, no viscosity):
   velocity (dof 3) 4 times (forces, advection, projection right-hand side, max|div u|), every
   scalar twice, the vorticity magnitude once when confinement is on, the pressure (width 1, star
   stencil, 6 messages) once for the gradient update.
-* departure points (src/advect.cpp, src/departure_exchange.cpp): a sample whose RK2 midpoint or
+* departure points (src/advect.cpp, src/mac/departure_exchange.cpp): a sample whose RK2 midpoint or
   departure stencil is not in the local ghosted array is sent to its owner; two rounds per pass
   (midpoint velocity, then value), each a PetscCommBuildTwoSided (NBX: non-blocking barrier,
   ~log2 P latency; done even when no rank has a remote point) and a point-to-point exchange of

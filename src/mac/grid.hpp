@@ -22,10 +22,20 @@
 
 #include <array>
 
-#include "config.hpp"
+#include "boundary.hpp"
 #include "petsc_handle.hpp"
 
 namespace sf {
+
+/// The grid as the job gives it: dimension, cells, domain, halo and (optionally) the process grid.
+struct GridConfig {
+  int dim = 0;                                  // 2 or 3, from the length of `cells`
+  std::array<long, 3> cells{1, 1, 1};           // per-axis cell counts; unused axes hold 1
+  std::array<PetscInt, 3> processes{PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
+  std::array<double, 3> origin{0.0, 0.0, 0.0};  // lower corner of the domain
+  std::array<double, 3> size{1.0, 1.0, 1.0};    // extent of the domain per axis
+  int halo = 3;                                 // ghost-cell width H of every field
+};
 
 using OwnedDM = Owned<DM, DMDestroy>;
 using OwnedVec = Owned<Vec, VecDestroy>;

@@ -10,9 +10,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "boundary.hpp"
 #include "field.hpp"
+#include "region.hpp"
 
 namespace sf {
+
+/// A static obstacle: the cells whose centre lies inside `region` are solid. Faces between a
+/// solid and any other cell have zero normal velocity; `boundary` (NoSlip or FreeSlip) sets what
+/// the tangential velocity does at its surface.
+struct ObstacleConfig {
+  Region region;
+  BoundaryKind boundary = BoundaryKind::NoSlip;
+};
 
 class SolidMask {
 public:

@@ -1,4 +1,4 @@
-#include "obstacles.hpp"
+#include "solids.hpp"
 
 #include "region.hpp"
 

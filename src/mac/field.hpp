@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
+#include "boundary.hpp"
 #include "grid.hpp"
 
 namespace sf {

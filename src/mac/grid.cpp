@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "errors.hpp"
+#include "error_codes.hpp"
 
 namespace sf {
 

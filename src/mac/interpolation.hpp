@@ -20,10 +20,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "config.hpp"
 #include "grid.hpp"
 
 namespace sf {
+
+/// How fields are sampled between their samples (Stam: linear; Fedkiw, Stam & Jensen: monotone
+/// cubic, which needs halo >= 2).
+enum class Interpolation { Linear, MonotoneCubic };
 
 /// Geometry of one axis as the interpolation needs it.
 struct AxisInfo {

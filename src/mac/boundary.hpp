@@ -1,0 +1,32 @@
+// Boundary conditions of the domain's faces, as data: what kind each face is, and what an inflow
+// or a moving wall carries. Field::fill_ghosts() (field.hpp) turns them into ghost values.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+
+namespace sf {
+
+/// Boundary condition on one face of the domain (DESIGN.md "Numerics").
+enum class BoundaryKind { Periodic, NoSlip, FreeSlip, Inflow, Outflow };
+
+/// Velocity profile across an inflow face.
+/// Uniform: u = velocity everywhere on the face.
+/// Parabolic: u = velocity * prod over the face's non-periodic tangential axes of 4 s (1 - s),
+/// s in [0, 1] the position across that axis; so `velocity` is the centre-line (peak) value.
+enum class InflowProfile { Uniform, Parabolic };
+
+struct FaceBoundary {
+  BoundaryKind kind = BoundaryKind::NoSlip;
+  // Inflow: the velocity entering the domain (all dim components; the normal one must point
+  // into the domain), its profile, and the values carried in by named scalars (scalars not named
+  // here enter with 0).
+  // No-slip: `velocity` is the wall's own (tangential) velocity, e.g. a lid-driven cavity's lid;
+  // its normal component must be 0. Default: a wall at rest.
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  InflowProfile profile = InflowProfile::Uniform;
+  std::map<std::string, double> scalar_values;
+};
+
+}  // namespace sf

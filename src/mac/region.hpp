@@ -1,0 +1,26 @@
+// Point-in-region tests for the primitives jobs use for initial blobs, sources, force regions
+// and obstacles.
+#pragma once
+
+#include <array>
+
+namespace sf {
+
+/// A region of space used by initial conditions, sources, forces and obstacles.
+/// Coordinates are in the job's physical units; in 2D the third entries are ignored (0).
+struct Region {
+  enum class Shape { Box, Sphere, Cylinder };
+  Shape shape = Shape::Box;
+  std::array<double, 3> lower{0.0, 0.0, 0.0};   // box
+  std::array<double, 3> upper{0.0, 0.0, 0.0};   // box
+  std::array<double, 3> center{0.0, 0.0, 0.0};  // sphere (a disc in 2D), cylinder
+  double radius = 0.0;                          // sphere, cylinder
+  int axis = 2;  // cylinder: the axis it runs along (0, 1, 2), unbounded along it; in 2D a
+                 // cylinder must run along z and is a disc
+};
+
+/// True if the point x (x, y, z order; z ignored in 2D) lies inside `region` (boundary
+/// included).
+bool region_contains(const Region& region, const double x[3], int dim);
+
+}  // namespace sf
