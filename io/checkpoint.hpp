@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "field.hpp"
 
 namespace sf {

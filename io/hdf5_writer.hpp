@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "field.hpp"
-#include "config.hpp"
+#include "job.hpp"
 #include "solids.hpp"
 #include "xdmf.hpp"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "field.hpp"
 #include "solids.hpp"
 

@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "solids.hpp"
 
 namespace sf {

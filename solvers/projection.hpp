@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "solids.hpp"
 
 namespace sf {

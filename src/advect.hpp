@@ -7,7 +7,7 @@
 
 #include "departure_exchange.hpp"
 #include "interpolation.hpp"
-#include "config.hpp"
+#include "job.hpp"
 #include "solids.hpp"
 
 namespace sf {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 
 namespace sf {
 

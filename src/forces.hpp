@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "solids.hpp"
 
 namespace sf {

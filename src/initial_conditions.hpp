@@ -3,7 +3,7 @@
 // value a pure function of its global index, so the state is identical on any rank count.
 #pragma once
 
-#include "config.hpp"
+#include "job.hpp"
 #include "field.hpp"
 
 namespace sf {

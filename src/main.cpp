@@ -18,7 +18,7 @@
 
 #include "build_info.hpp"
 #include "command_line.hpp"
-#include "config.hpp"
+#include "job.hpp"
 #include "errors.hpp"
 #include "simulation.hpp"
 

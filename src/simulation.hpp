@@ -8,7 +8,7 @@
 
 #include "advect.hpp"
 #include "checkpoint.hpp"
-#include "config.hpp"
+#include "job.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "mpi_test_util.hpp"
 
 namespace sf::test {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "command_line.hpp"
-#include "config.hpp"
+#include "job.hpp"
 
 namespace {
 

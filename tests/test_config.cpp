@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
+#include "job.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {

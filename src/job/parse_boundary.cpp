@@ -1,0 +1,162 @@
+// The boundary section: the kind of each face, and what an inflow or a moving wall carries.
+#include "parser.hpp"
+
+namespace sf::job_detail {
+
+BoundaryKind JobParser::parse_kind(const Field& field) const {
+  const std::string name = read_string(field);
+  if (name == "periodic") return BoundaryKind::Periodic;
+  if (name == "no-slip") return BoundaryKind::NoSlip;
+  if (name == "free-slip") return BoundaryKind::FreeSlip;
+  if (name == "inflow") return BoundaryKind::Inflow;
+  if (name == "outflow") return BoundaryKind::Outflow;
+  fail(field, "unknown boundary type (expected one of: periodic, no-slip, free-slip, inflow, "
+              "outflow), " + describe(field.node));
+}
+
+void JobParser::parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
+                               const std::vector<ScalarConfig>& scalars, JobConfig& job) const {
+  // Axes beyond the grid's dimension are treated as periodic, which makes the unused direction
+  // of a 2-D run behave as if it did not exist.
+  for (int a = 0; a < 3; ++a) {
+    const BoundaryKind kind = a < grid.dim ? BoundaryKind::NoSlip : BoundaryKind::Periodic;
+    job.boundary[a][0].kind = kind;
+    job.boundary[a][1].kind = kind;
+  }
+  if (!field) return;
+
+  const MapReader map(*this, *field, true, {"x", "y", "z"});
+  for (int a = 0; a < 3; ++a) {
+    const auto axis = map.find(kAxisNames[a]);
+    if (!axis) continue;
+    if (a >= grid.dim) {
+      fail(*axis, "the grid is " + std::to_string(grid.dim) + "-D (grid.cells has " +
+                      std::to_string(grid.dim) + " entries), so there is no " + kAxisNames[a] +
+                      " boundary");
+    }
+    if (axis->node.IsScalar()) {
+      const BoundaryKind kind = parse_kind(*axis);
+      // One inflow velocity cannot point into the domain on both sides of an axis.
+      if (kind == BoundaryKind::Inflow) {
+        fail(*axis, "inflow needs a map per side, e.g. upper: {type: inflow, velocity: [...]}");
+      }
+      job.boundary[a][0].kind = kind;
+      job.boundary[a][1].kind = kind;
+    } else if (axis->node.IsMap()) {
+      const MapReader sides(*this, *axis, false, {"lower", "upper"});
+      for (int s = 0; s < 2; ++s) {
+        if (auto side = sides.find(kSideNames[s])) {
+          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
+        }
+      }
+    } else {
+      fail(*axis, "expected a boundary type or a map with lower and upper, " +
+                      describe(axis->node));
+    }
+    // A periodic side wraps around to the opposite side, so it means nothing unless the
+    // opposite side wraps back.
+    const BoundaryKind lower = job.boundary[a][0].kind;
+    const BoundaryKind upper = job.boundary[a][1].kind;
+    if ((lower == BoundaryKind::Periodic) != (upper == BoundaryKind::Periodic)) {
+      fail(*axis, std::string("periodic must be on both sides (lower is ") + to_string(lower) +
+                      ", upper is " + to_string(upper) + ")");
+    }
+  }
+}
+
+FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int dim,
+                                   const std::vector<ScalarConfig>& scalars) const {
+  FaceBoundary face;
+  if (field.node.IsScalar()) {
+    face.kind = parse_kind(field);
+    if (face.kind == BoundaryKind::Inflow) {
+      fail(field, "inflow needs a map with its velocity, e.g. {type: inflow, velocity: [...]}");
+    }
+    return face;
+  }
+  if (!field.node.IsMap()) {
+    fail(field, "expected a boundary type or a map with type, " + describe(field.node));
+  }
+  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars"});
+  face.kind = parse_kind(map.require("type"));
+  const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
+  if (face.kind == BoundaryKind::NoSlip) {
+    // A moving wall, such as the lid of a lid-driven cavity. It slides along itself: a normal
+    // component would make it a source or sink of fluid, which is what inflow and outflow are for.
+    map.allow_only({"type", "velocity"}, for_type);
+    if (auto velocity = map.find("velocity")) {
+      face.velocity = read_vector(*velocity, dim);
+      const double normal = face.velocity[axis];
+      if (normal != 0.0) {
+        fail(*velocity, std::string("a wall's velocity must be tangential (its ") +
+                            kAxisNames[axis] + " component, normal to the wall, must be 0, got " +
+                            format_number(normal) + ")");
+      }
+    }
+    return face;
+  }
+  if (face.kind != BoundaryKind::Inflow) {
+    map.allow_only({"type"}, for_type);
+    return face;
+  }
+
+  const Field velocity = map.require("velocity");
+  face.velocity = read_vector(velocity, dim);
+  const double normal = face.velocity[axis];
+  const bool inward = side == 0 ? normal > 0.0 : normal < 0.0;
+  if (!inward) {
+    fail(velocity, std::string("inflow velocity must point into the domain (the ") +
+                       kAxisNames[axis] + " component on the " + kSideNames[side] +
+                       " side must be " + (side == 0 ? "> 0" : "< 0") + ", got " +
+                       format_number(normal) + ")");
+  }
+
+  if (auto profile = map.find("profile")) {
+    const std::string name = read_string(*profile);
+    if (name == "uniform") {
+      face.profile = InflowProfile::Uniform;
+    } else if (name == "parabolic") {
+      face.profile = InflowProfile::Parabolic;
+    } else {
+      fail(*profile, "unknown profile (expected one of: uniform, parabolic), " +
+                         describe(profile->node));
+    }
+  }
+
+  if (auto carried = map.find("scalars")) {
+    const MapReader values(*this, *carried, true);
+    // A set, so that many scalars named here against many declared cost linear time.
+    std::unordered_set<std::string> declared;
+    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
+    for (const MapReader::Entry& entry : values.entries()) {
+      if (declared.count(entry.key) == 0) {
+        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
+      }
+      face.scalar_values[entry.key] = read_number(entry.value);
+    }
+  }
+  return face;
+}
+
+}  // namespace sf::job_detail
+
+namespace sf {
+
+const char* to_string(BoundaryKind kind) {
+  switch (kind) {
+    case BoundaryKind::Periodic:
+      return "periodic";
+    case BoundaryKind::NoSlip:
+      return "no-slip";
+    case BoundaryKind::FreeSlip:
+      return "free-slip";
+    case BoundaryKind::Inflow:
+      return "inflow";
+    case BoundaryKind::Outflow:
+      return "outflow";
+  }
+  // Only a value cast from an out-of-range integer gets here; it still gets a printable name.
+  return "unknown";
+}
+
+}  // namespace sf

@@ -1,0 +1,105 @@
+// The forces section: gravity, buoyancy, vorticity confinement, wind, force regions.
+#include "parser.hpp"
+
+namespace sf::job_detail {
+
+ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const GridConfig& grid,
+                                     const std::vector<ScalarConfig>& scalars) const {
+  ForcesConfig forces;
+  if (!field) return forces;
+  const int dim = grid.dim;
+  const MapReader map(*this, *field, true,
+                      {"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
+  if (auto gravity = map.find("gravity")) forces.gravity = read_vector(*gravity, dim);
+  if (auto buoyancy = map.find("buoyancy")) {
+    forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
+  }
+  if (auto confinement = map.find("vorticity_confinement")) {
+    forces.vorticity_confinement = read_non_negative(*confinement);
+    // The confinement force is a difference of the vorticity, itself a difference of the
+    // velocity: its stencil reaches 2 cells out.
+    if (forces.vorticity_confinement > 0.0 && grid.halo < 2) {
+      fail(*confinement, "vorticity confinement needs grid.halo >= 2, but grid.halo is " +
+                             std::to_string(grid.halo));
+    }
+  }
+  if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
+  for (const Field& item : list_items(map.find("regions"), "force regions")) {
+    const std::vector<std::string> own = {"acceleration"};
+    const MapReader region_map = region_reader(item, own);
+    ForceRegion region;
+    region.region = parse_region(region_map, dim, own);
+    region.acceleration = read_vector(region_map.require("acceleration"), dim);
+    forces.regions.push_back(region);
+  }
+  return forces;
+}
+
+BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,
+                                         const std::vector<ScalarConfig>& scalars) const {
+  BuoyancyConfig buoyancy;
+  buoyancy.enabled = true;
+  const MapReader map(*this, field, true,
+                      {"density", "temperature", "alpha", "beta", "ambient_temperature", "up"});
+  if (auto density = map.find("density")) buoyancy.density_scalar = read_string(*density);
+  if (auto temperature = map.find("temperature")) {
+    buoyancy.temperature_scalar = read_string(*temperature);
+  }
+  if (auto alpha = map.find("alpha")) buoyancy.alpha = read_number(*alpha);
+  if (auto beta = map.find("beta")) buoyancy.beta = read_number(*beta);
+  if (auto ambient = map.find("ambient_temperature")) {
+    buoyancy.ambient_temperature = read_number(*ambient);
+  }
+  if (auto up = map.find("up")) {
+    const std::array<double, 3> v =
+        read_vector(*up, dim, [this](const Field& f) { return read_finite(f); });
+    // Scaled by the largest entry first, so that squaring cannot overflow or underflow.
+    double scale = 0.0;
+    for (double c : v) scale = std::max(scale, std::abs(c));
+    if (scale == 0.0) {
+      fail(*up, "must not be the zero vector (it is the direction hot fluid rises in)");
+    }
+    double norm = 0.0;
+    for (double c : v) norm += (c / scale) * (c / scale);
+    norm = std::sqrt(norm);
+    for (int a = 0; a < 3; ++a) buoyancy.up[a] = (v[a] / scale) / norm;
+  }
+  // A term whose coefficient is 0 is never evaluated, so its scalar need not exist.
+  check_buoyancy_scalar(map, "density", "alpha", buoyancy.density_scalar, buoyancy.alpha, scalars);
+  check_buoyancy_scalar(map, "temperature", "beta", buoyancy.temperature_scalar, buoyancy.beta,
+                        scalars);
+  return buoyancy;
+}
+
+void JobParser::check_buoyancy_scalar(const MapReader& map, const char* name_key,
+                                      const char* coefficient_key, const std::string& name,
+                                      double coefficient,
+                                      const std::vector<ScalarConfig>& scalars) const {
+  if (coefficient == 0.0 || is_declared(scalars, name)) return;
+  const std::string& path = map.field().path;
+  if (auto given = map.find(name_key)) {
+    fail(*given, "unknown scalar '" + name + "' (" + declared_scalars(scalars) + "); it is needed "
+                 "because " + path + "." + coefficient_key + " is not 0");
+  }
+  // The name is the default; the coefficient, which the user did write, is what to point at.
+  fail(*map.find(coefficient_key),
+       "is not 0, so it needs the scalar '" + name + "' (the default of " + path + "." + name_key +
+           "), which is not declared (" + declared_scalars(scalars) + "); declare it under "
+           "scalars, or name another scalar with " + path + "." + name_key);
+}
+
+WindConfig JobParser::parse_wind(const Field& field, int dim) const {
+  WindConfig wind;
+  wind.enabled = true;
+  const MapReader map(*this, field, true, {"velocity", "rate", "region"});
+  wind.velocity = read_vector(map.require("velocity"), dim);
+  wind.rate = read_positive(map.require("rate"));
+  if (auto region = map.find("region")) {
+    const MapReader region_map = region_reader(*region, {});
+    wind.region = parse_region(region_map, dim, {});
+    wind.has_region = true;
+  }
+  return wind;
+}
+
+}  // namespace sf::job_detail

@@ -1,0 +1,97 @@
+// Regions (boxes, spheres, cylinders) and the obstacles made of them.
+#include "parser.hpp"
+
+namespace sf::job_detail {
+
+/// The keys of a region's `shape_keys` plus the item's own `extra` keys.
+std::vector<std::string> with_extra(std::vector<std::string> shape_keys,
+                                    const std::vector<std::string>& extra) {
+  shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
+  return shape_keys;
+}
+
+MapReader JobParser::region_reader(const Field& field,
+                                   const std::vector<std::string>& extra) const {
+  return MapReader(*this, field, false,
+                   with_extra({"shape", "center", "radius", "axis", "lower", "upper"}, extra));
+}
+
+Region JobParser::parse_region(const MapReader& map, int dim,
+                               const std::vector<std::string>& extra) const {
+  // The keys of one shape plus the item's own keys; every other key is an error, including one
+  // that only another shape takes (a radius on a box would otherwise be silently ignored).
+  const auto keys = [&extra](std::vector<std::string> shape_keys) {
+    return with_extra(std::move(shape_keys), extra);
+  };
+  const Field shape = map.require("shape");
+  const std::string name = read_string(shape);
+
+  Region region;
+  if (name == "sphere") {
+    map.allow_only(keys({"shape", "center", "radius"}), " for shape 'sphere'");
+    region.shape = Region::Shape::Sphere;
+    region.center = read_vector(map.require("center"), dim);
+    region.radius = read_positive(map.require("radius"));
+  } else if (name == "cylinder") {
+    map.allow_only(keys({"shape", "center", "radius", "axis"}), " for shape 'cylinder'");
+    region.shape = Region::Shape::Cylinder;
+    region.center = read_vector(map.require("center"), dim);
+    region.radius = read_positive(map.require("radius"));
+    if (auto axis = map.find("axis")) {
+      const std::string axis_name = read_string(*axis);
+      const auto* found = std::find_if(std::begin(kAxisNames), std::end(kAxisNames),
+                                       [&](const char* n) { return axis_name == n; });
+      if (found == std::end(kAxisNames)) {
+        fail(*axis, "unknown axis (expected one of: x, y, z), " + describe(axis->node));
+      }
+      region.axis = static_cast<int>(found - std::begin(kAxisNames));
+      // A 2-D job is a slice normal to z, so only a cylinder along z cuts it in a disc.
+      if (dim == 2 && region.axis != 2) {
+        fail(*axis, "a cylinder in a 2-D job must run along z (it is then a disc), " +
+                        describe(axis->node));
+      }
+    }
+  } else if (name == "box") {
+    map.allow_only(keys({"shape", "lower", "upper"}), " for shape 'box'");
+    region.shape = Region::Shape::Box;
+    region.lower = read_vector(map.require("lower"), dim);
+    const Field upper = map.require("upper");
+    region.upper = read_vector(upper, dim);
+    for (int a = 0; a < dim; ++a) {
+      if (!(region.lower[a] < region.upper[a])) {
+        const Field entry = element(upper, a);
+        fail(entry, "must be greater than lower[" + std::to_string(a) + "] = " +
+                        format_number(region.lower[a]) + ", " + describe(entry.node));
+      }
+    }
+  } else {
+    fail(shape, "unknown shape (expected one of: sphere, box, cylinder), " + describe(shape.node));
+  }
+  return region;
+}
+
+std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field>& field,
+                                                       int dim) const {
+  std::vector<ObstacleConfig> obstacles;
+  for (const Field& item : list_items(field, "obstacles")) {
+    const std::vector<std::string> own = {"boundary"};
+    const MapReader map = region_reader(item, own);
+    ObstacleConfig obstacle;
+    obstacle.region = parse_region(map, dim, own);
+    if (auto boundary = map.find("boundary")) {
+      const std::string name = read_string(*boundary);
+      if (name == "no-slip") {
+        obstacle.boundary = BoundaryKind::NoSlip;
+      } else if (name == "free-slip") {
+        obstacle.boundary = BoundaryKind::FreeSlip;
+      } else {
+        fail(*boundary, "unknown obstacle boundary (expected one of: no-slip, free-slip), " +
+                            describe(boundary->node));
+      }
+    }
+    obstacles.push_back(obstacle);
+  }
+  return obstacles;
+}
+
+}  // namespace sf::job_detail
