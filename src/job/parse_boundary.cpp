@@ -4,14 +4,12 @@
 namespace sf::job_detail {
 
 BoundaryKind JobParser::parse_kind(const Field& field) const {
-  const std::string name = read_string(field);
-  if (name == "periodic") return BoundaryKind::Periodic;
-  if (name == "no-slip") return BoundaryKind::NoSlip;
-  if (name == "free-slip") return BoundaryKind::FreeSlip;
-  if (name == "inflow") return BoundaryKind::Inflow;
-  if (name == "outflow") return BoundaryKind::Outflow;
-  fail(field, "unknown boundary type (expected one of: periodic, no-slip, free-slip, inflow, "
-              "outflow), " + describe(field.node));
+  return read_choice<BoundaryKind>(field, "boundary type",
+                     {{"periodic", BoundaryKind::Periodic},
+                      {"no-slip", BoundaryKind::NoSlip},
+                      {"free-slip", BoundaryKind::FreeSlip},
+                      {"inflow", BoundaryKind::Inflow},
+                      {"outflow", BoundaryKind::Outflow}});
 }
 
 void JobParser::parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
@@ -112,15 +110,9 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   }
 
   if (auto profile = map.find("profile")) {
-    const std::string name = read_string(*profile);
-    if (name == "uniform") {
-      face.profile = InflowProfile::Uniform;
-    } else if (name == "parabolic") {
-      face.profile = InflowProfile::Parabolic;
-    } else {
-      fail(*profile, "unknown profile (expected one of: uniform, parabolic), " +
-                         describe(profile->node));
-    }
+    face.profile = read_choice<InflowProfile>(*profile, "profile",
+                               {{"uniform", InflowProfile::Uniform},
+                                {"parabolic", InflowProfile::Parabolic}});
   }
 
   if (auto carried = map.find("scalars")) {

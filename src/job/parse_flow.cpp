@@ -12,28 +12,30 @@ VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int di
 
   const MapReader map(*this, *initial, false, {"type", "value", "center", "radius", "strength"});
   const Field type = map.require("type");
-  const std::string name = read_string(type);
-  if (name == "zero") {
+  using Kind = VelocityInit::Kind;
+  const Kind kind = read_choice<Kind>(type, "type",
+                                {{"zero", Kind::Zero},
+                                 {"uniform", Kind::Uniform},
+                                 {"vortex", Kind::Vortex},
+                                 {"taylor_green", Kind::TaylorGreen}});
+  if (kind == Kind::Zero) {
     map.allow_only({"type"}, " for type 'zero'");
     velocity.kind = VelocityInit::Kind::Zero;
-  } else if (name == "uniform") {
+  } else if (kind == Kind::Uniform) {
     map.allow_only({"type", "value"}, " for type 'uniform'");
     velocity.kind = VelocityInit::Kind::Uniform;
     velocity.value = read_vector(map.require("value"), dim);
-  } else if (name == "vortex") {
+  } else if (kind == Kind::Vortex) {
     map.allow_only({"type", "center", "radius", "strength"}, " for type 'vortex'");
     velocity.kind = VelocityInit::Kind::Vortex;
     velocity.center = read_vector(map.require("center"), dim);
     velocity.radius = read_positive(map.require("radius"));
     velocity.strength = read_number(map.require("strength"));
-  } else if (name == "taylor_green") {
+  } else {
     map.allow_only({"type", "strength"}, " for type 'taylor_green'");
     velocity.kind = VelocityInit::Kind::TaylorGreen;
     const auto strength = map.find("strength");
     velocity.strength = strength ? read_number(*strength) : 1.0;
-  } else {
-    fail(type, "unknown type (expected one of: zero, uniform, vortex, taylor_green), " +
-                   describe(type.node));
   }
   return velocity;
 }
@@ -52,32 +54,19 @@ AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
   if (!field) return advection;
   const MapReader map(*this, *field, true, {"scheme", "interpolation"});
   if (auto scheme = map.find("scheme")) {
-    const std::string name = read_string(*scheme);
-    if (name == "semi_lagrangian") {
-      advection.scheme = AdvectionScheme::SemiLagrangian;
-    } else if (name == "maccormack") {
-      advection.scheme = AdvectionScheme::MacCormack;
-    } else if (name == "bfecc") {
-      advection.scheme = AdvectionScheme::BFECC;
-    } else {
-      fail(*scheme, "unknown scheme (expected one of: semi_lagrangian, maccormack, bfecc), " +
-                        describe(scheme->node));
-    }
+    advection.scheme = read_choice<AdvectionScheme>(*scheme, "scheme",
+                                   {{"semi_lagrangian", AdvectionScheme::SemiLagrangian},
+                                    {"maccormack", AdvectionScheme::MacCormack},
+                                    {"bfecc", AdvectionScheme::BFECC}});
   }
   if (auto interpolation = map.find("interpolation")) {
-    const std::string name = read_string(*interpolation);
-    if (name == "linear") {
-      advection.interpolation = Interpolation::Linear;
-    } else if (name == "monotone_cubic") {
-      advection.interpolation = Interpolation::MonotoneCubic;
-      // The 4-point stencil reaches 2 cells beyond the cell a departure point lies in.
-      if (grid.halo < 2) {
-        fail(*interpolation, "monotone_cubic needs grid.halo >= 2, but grid.halo is " +
-                                 std::to_string(grid.halo));
-      }
-    } else {
-      fail(*interpolation, "unknown interpolation (expected one of: linear, monotone_cubic), " +
-                               describe(interpolation->node));
+    advection.interpolation = read_choice<Interpolation>(*interpolation, "interpolation",
+                                          {{"linear", Interpolation::Linear},
+                                           {"monotone_cubic", Interpolation::MonotoneCubic}});
+    // The 4-point stencil reaches 2 cells beyond the cell a departure point lies in.
+    if (advection.interpolation == Interpolation::MonotoneCubic && grid.halo < 2) {
+      fail(*interpolation, "monotone_cubic needs grid.halo >= 2, but grid.halo is " +
+                               std::to_string(grid.halo));
     }
   }
   return advection;

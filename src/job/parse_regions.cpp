@@ -3,12 +3,16 @@
 
 namespace sf::job_detail {
 
+namespace {
+
 /// The keys of a region's `shape_keys` plus the item's own `extra` keys.
 std::vector<std::string> with_extra(std::vector<std::string> shape_keys,
                                     const std::vector<std::string>& extra) {
   shape_keys.insert(shape_keys.end(), extra.begin(), extra.end());
   return shape_keys;
 }
+
+}  // namespace
 
 MapReader JobParser::region_reader(const Field& field,
                                    const std::vector<std::string>& extra) const {
@@ -24,34 +28,31 @@ Region JobParser::parse_region(const MapReader& map, int dim,
     return with_extra(std::move(shape_keys), extra);
   };
   const Field shape = map.require("shape");
-  const std::string name = read_string(shape);
+  using Shape = Region::Shape;
+  const Shape kind = read_choice<Shape>(
+      shape, "shape",
+      {{"sphere", Shape::Sphere}, {"box", Shape::Box}, {"cylinder", Shape::Cylinder}});
 
   Region region;
-  if (name == "sphere") {
+  if (kind == Shape::Sphere) {
     map.allow_only(keys({"shape", "center", "radius"}), " for shape 'sphere'");
     region.shape = Region::Shape::Sphere;
     region.center = read_vector(map.require("center"), dim);
     region.radius = read_positive(map.require("radius"));
-  } else if (name == "cylinder") {
+  } else if (kind == Shape::Cylinder) {
     map.allow_only(keys({"shape", "center", "radius", "axis"}), " for shape 'cylinder'");
     region.shape = Region::Shape::Cylinder;
     region.center = read_vector(map.require("center"), dim);
     region.radius = read_positive(map.require("radius"));
     if (auto axis = map.find("axis")) {
-      const std::string axis_name = read_string(*axis);
-      const auto* found = std::find_if(std::begin(kAxisNames), std::end(kAxisNames),
-                                       [&](const char* n) { return axis_name == n; });
-      if (found == std::end(kAxisNames)) {
-        fail(*axis, "unknown axis (expected one of: x, y, z), " + describe(axis->node));
-      }
-      region.axis = static_cast<int>(found - std::begin(kAxisNames));
+      region.axis = read_choice<int>(*axis, "axis", {{"x", 0}, {"y", 1}, {"z", 2}});
       // A 2-D job is a slice normal to z, so only a cylinder along z cuts it in a disc.
       if (dim == 2 && region.axis != 2) {
         fail(*axis, "a cylinder in a 2-D job must run along z (it is then a disc), " +
                         describe(axis->node));
       }
     }
-  } else if (name == "box") {
+  } else {
     map.allow_only(keys({"shape", "lower", "upper"}), " for shape 'box'");
     region.shape = Region::Shape::Box;
     region.lower = read_vector(map.require("lower"), dim);
@@ -64,8 +65,6 @@ Region JobParser::parse_region(const MapReader& map, int dim,
                         format_number(region.lower[a]) + ", " + describe(entry.node));
       }
     }
-  } else {
-    fail(shape, "unknown shape (expected one of: sphere, box, cylinder), " + describe(shape.node));
   }
   return region;
 }
@@ -79,15 +78,9 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
     ObstacleConfig obstacle;
     obstacle.region = parse_region(map, dim, own);
     if (auto boundary = map.find("boundary")) {
-      const std::string name = read_string(*boundary);
-      if (name == "no-slip") {
-        obstacle.boundary = BoundaryKind::NoSlip;
-      } else if (name == "free-slip") {
-        obstacle.boundary = BoundaryKind::FreeSlip;
-      } else {
-        fail(*boundary, "unknown obstacle boundary (expected one of: no-slip, free-slip), " +
-                            describe(boundary->node));
-      }
+      obstacle.boundary = read_choice<BoundaryKind>(*boundary, "obstacle boundary",
+                                      {{"no-slip", BoundaryKind::NoSlip},
+                                       {"free-slip", BoundaryKind::FreeSlip}});
     }
     obstacles.push_back(obstacle);
   }

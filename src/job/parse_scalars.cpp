@@ -52,14 +52,8 @@ ScalarSource JobParser::parse_source(const Field& field, int dim) const {
   ScalarSource source;
   source.region = parse_region(map, dim, own);
   if (auto mode = map.find("mode")) {
-    const std::string name = read_string(*mode);
-    if (name == "set") {
-      source.mode = ScalarSource::Mode::Set;
-    } else if (name == "add") {
-      source.mode = ScalarSource::Mode::Add;
-    } else {
-      fail(*mode, "unknown mode (expected one of: set, add), " + describe(mode->node));
-    }
+    source.mode = read_choice<ScalarSource::Mode>(*mode, "mode",
+                              {{"set", ScalarSource::Mode::Set}, {"add", ScalarSource::Mode::Add}});
   }
   source.value = read_number(map.require("value"));
   if (auto velocity = map.find("velocity")) {

@@ -331,6 +331,20 @@ public:
     return out;
   }
 
+  /// The value a word stands for, from a fixed list of choices: the one place the job turns
+  /// words into enums. Any other word is "unknown <what> (expected one of: <the words>)".
+  template <typename Value>
+  Value read_choice(const Field& field, const char* what,
+                    std::initializer_list<std::pair<const char*, Value>> choices) const {
+    const std::string name = read_string(field);
+    for (const auto& [word, value] : choices)
+      if (name == word) return value;
+    std::vector<std::string> words;
+    for (const auto& choice : choices) words.emplace_back(choice.first);
+    fail(field, std::string("unknown ") + what + " (expected one of: " + join(words) + "), " +
+                    describe(field.node));
+  }
+
   std::array<double, 3> read_vector(const Field& field, int dim) const {
     return read_vector(field, dim, [this](const Field& f) { return read_number(f); });
   }
