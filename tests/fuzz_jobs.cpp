@@ -1,4 +1,4 @@
-// Fuzz test of the job parser (src/config.hpp): several hundred malformed jobs, generated
+// Fuzz test of the job parser (src/job/): several hundred malformed jobs, generated
 // deterministically from a few valid seed jobs by random mutations (deleted lines, truncated
 // text, values of the wrong type, huge/negative/NaN numbers, unknown and duplicate keys, broken
 // indentation, lists of the wrong length). Each must either parse (a mutation can leave a job

@@ -1,4 +1,4 @@
-// Tests for the job file parser (src/config.hpp). parse_job is exercised with in-memory text, so
+// Tests for the job file parser (src/job/). parse_job is exercised with in-memory text, so
 // most tests are independent of MPI; the load_job tests are collective on MPI_COMM_WORLD and check
 // that every rank reaches the same verdict, at any rank count.
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// Forces, scalar sources and dissipation (src/forces.cpp). Exact properties wherever the
+// Forces, scalar sources and dissipation (src/physics/forces.cpp). Exact properties wherever the
 // arithmetic allows: gravity adds exactly dt g, uniform buoyancy exactly dt b up, a linear
 // temperature gives exactly the mean of the two cells, wind relaxes by exactly its factor, sources
 // set or add exactly their value, dissipation divides by exactly 1 + dt a; prescribed faces (walls,

@@ -1,4 +1,4 @@
-// Initial conditions (formulas in config.hpp, VelocityInit).
+// Initial conditions (formulas in job.hpp, VelocityInit).
 #include "initial_conditions.hpp"
 
 #include "region.hpp"
