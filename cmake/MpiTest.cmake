@@ -20,7 +20,7 @@ set(STABLEFLUIDS_TEST_ENVIRONMENT
 function(stablefluids_add_mpi_test target)
   cmake_parse_arguments(ARG "" "" "SOURCES;RANKS;LABELS" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
-  target_link_libraries(${target} PRIVATE stablefluids_core stablefluids_gtest_main)
+  target_link_libraries(${target} PRIVATE stablefluids_app stablefluids_gtest_main)
   foreach(ranks IN LISTS ARG_RANKS)
     set(name ${target}.np${ranks})
     add_test(NAME ${name}

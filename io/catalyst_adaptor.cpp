@@ -35,9 +35,8 @@
 #include <vector>
 
 #include "display_check.hpp"
-#include "errors.hpp"
+#include "error_codes.hpp"
 #include "hdf5_writer.hpp"
-#include "signals.hpp"
 
 namespace sf {
 
@@ -396,9 +395,9 @@ PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
   // ParaView writes every extract under this directory (the scripts name files only).
   setenv("PARAVIEW_OVERRIDE_EXTRACTS_OUTPUT_DIRECTORY", config.directory.c_str(), 1);
   // Python must not install its own SIGINT handler: the solver's handler turns SIGINT into a
-  // checkpoint and a clean stop (signals.hpp). Later Initialize() calls by ParaView are no-ops.
+  // checkpoint and a clean stop (src/app/signals.hpp; the app installs it again once the
+  // in-situ analysis is set up). Later Initialize() calls by ParaView are no-ops.
   vtkPythonInterpreter::Initialize(0);
-  install_signal_handlers();
   // ParaView warns on every run about things that are expected here (the first data arrives
   // twice at the same time while a script is imported). Errors are always shown; set
   // STABLEFLUIDS_CATALYST_WARNINGS=1 to see the warnings too.

@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "checksum.hpp"
-#include "errors.hpp"
+#include "error_codes.hpp"
 #include "hdf5_util.hpp"
 #include "hdf5_writer.hpp"
 

@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "errors.hpp"
+#include "error_codes.hpp"
 
 namespace sf {
 

@@ -43,37 +43,6 @@ std::string json_string(const std::string& text) {
 
 }  // namespace
 
-const char* stage_name(Stage stage) {
-  static const char* names[] = {"forces", "advect", "diffuse", "project", "output", "insitu"};
-  return names[static_cast<int>(stage)];
-}
-
-PetscErrorCode StageTimers::setup() {
-  PetscFunctionBeginUser;
-  // Stages are registered once per process; a second simulation in the same process (tests,
-  // or a driver running several jobs) reuses them.
-  for (int s = 0; s < static_cast<int>(Stage::Count); ++s) {
-    const char* name = stage_name(static_cast<Stage>(s));
-    PetscCall(PetscLogStageGetId(name, &ids_[s]));
-    if (ids_[s] < 0) PetscCall(PetscLogStageRegister(name, &ids_[s]));
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StageTimers::begin(Stage stage) {
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogStagePush(ids_[static_cast<int>(stage)]));
-  started_[static_cast<int>(stage)] = MPI_Wtime();
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StageTimers::end(Stage stage) {
-  PetscFunctionBeginUser;
-  seconds_[static_cast<int>(stage)] += MPI_Wtime() - started_[static_cast<int>(stage)];
-  PetscCall(PetscLogStagePop());
-  PetscFunctionReturn(0);
-}
-
 RunLog::~RunLog() {
   if (csv_) std::fclose(csv_);
 }
@@ -236,18 +205,18 @@ PetscErrorCode RunLog::record(const StepReport& r) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt last_step,
+PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt last_step,
                               double total_seconds, const std::string& ended) {
   PetscFunctionBeginUser;
   // Only the steps this process ran: after a restart, dividing by the absolute step number
   // understated the time per step (issue 11: 0.025 s reported for a true 0.133 s).
   const PetscInt steps = last_step - span_.first_step;
   const MPI_Comm comm = grid_->comm();
-  constexpr int count = static_cast<int>(Stage::Count);
-  double local[count + 1], slowest[count + 1];
-  for (int s = 0; s < count; ++s) local[s] = timers.seconds(static_cast<Stage>(s));
+  const int count = static_cast<int>(stages.size());
+  std::vector<double> local(stages.size() + 1), slowest(stages.size() + 1);
+  for (int s = 0; s < count; ++s) local[s] = stages[s].seconds;
   local[count] = total_seconds;
-  PetscCallMPI(MPI_Allreduce(local, slowest, count + 1, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(local.data(), slowest.data(), count + 1, MPI_DOUBLE, MPI_MAX, comm));
 
   // Peak resident memory: the kernel's high-water mark of each rank (ru_maxrss is in KiB).
   struct rusage usage;
@@ -265,7 +234,7 @@ PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt last_step,
                               " steps, %" PetscInt_FMT " to %" PetscInt_FMT ")\n",
                         steps, span_.first_step, last_step));
   for (int s = 0; s < count; ++s) {
-    PetscCall(PetscPrintf(comm, "%-9s %8.3f  %9.5f  %5.1f%%\n", stage_name(static_cast<Stage>(s)),
+    PetscCall(PetscPrintf(comm, "%-9s %8.3f  %9.5f  %5.1f%%\n", stages[s].name,
                           slowest[s], steps > 0 ? slowest[s] / steps : 0.0,
                           slowest[count] > 0 ? 100.0 * slowest[s] / slowest[count] : 0.0));
   }
@@ -294,7 +263,7 @@ PetscErrorCode RunLog::finish(const StageTimers& timers, PetscInt last_step,
        << ",\n  \"total_seconds\": " << slowest[count]
        << ",\n  \"seconds_per_step\": " << per_step << ",\n  \"stages\": {";
   for (int s = 0; s < count; ++s) {
-    json << (s ? "," : "") << "\n    \"" << stage_name(static_cast<Stage>(s))
+    json << (s ? "," : "") << "\n    \"" << stages[s].name
          << "\": {\"seconds\": " << slowest[s]
          << ", \"seconds_per_step\": " << (steps > 0 ? slowest[s] / steps : 0.0) << "}";
   }

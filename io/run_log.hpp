@@ -36,24 +36,10 @@ struct RunSpan {
   PetscInt progress_every = 1;  // print the progress line every this many steps
 };
 
-/// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
-/// analysis (Catalyst).
-enum class Stage { Forces, Advect, Diffuse, Project, Output, InSitu, Count };
-const char* stage_name(Stage stage);
-
-/// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that
-/// -log_view shows the same split with PETSc's own counters.
-class StageTimers {
-public:
-  PetscErrorCode setup();
-  PetscErrorCode begin(Stage stage);
-  PetscErrorCode end(Stage stage);
-  double seconds(Stage stage) const { return seconds_[static_cast<int>(stage)]; }
-
-private:
-  std::array<PetscLogStage, static_cast<int>(Stage::Count)> ids_{};
-  std::array<double, static_cast<int>(Stage::Count)> seconds_{};
-  std::array<double, static_cast<int>(Stage::Count)> started_{};
+/// The seconds one timed stage of the run took on this rank (the app's StageTimers).
+struct StageTime {
+  const char* name;
+  double seconds;
 };
 
 class RunLog {
@@ -83,8 +69,8 @@ public:
   /// all for the steps this process ran (first_step to `last_step`); and the list of segments,
   /// one per process that ran part of the job (requeued runs), with the whole job's totals.
   /// `ended` says how this segment ended ("end" or the signal's name). Collective.
-  PetscErrorCode finish(const StageTimers& timers, PetscInt last_step, double total_seconds,
-                        const std::string& ended);
+  PetscErrorCode finish(const std::vector<StageTime>& stages, PetscInt last_step,
+                        double total_seconds, const std::string& ended);
 
 private:
   const Grid* grid_ = nullptr;

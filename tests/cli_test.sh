@@ -59,7 +59,7 @@ status=$?
 check "missing job exits with status 2 (got $status)" test "$status" -eq 2
 check "missing job is named" grep -q "cannot read job file 'does-not-exist.yaml'" missing.log
 
-# The command line (src/command_line.hpp).
+# The command line (src/app/command_line.hpp).
 "$exe" --help > help.out 2> help.err
 status=$?
 check "--help exits 0 (got $status)" test "$status" -eq 0

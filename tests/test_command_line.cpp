@@ -1,4 +1,4 @@
-// The command line (src/command_line.hpp) and --set overrides of job keys (sf::parse_job with
+// The command line (src/app/command_line.hpp) and --set overrides of job keys (sf::parse_job with
 // overrides). Both are pure functions of their input, so one rank suffices.
 #include <gtest/gtest.h>
 

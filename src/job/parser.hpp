@@ -80,7 +80,7 @@ constexpr long long kMaxFrames = 1000000;
 constexpr std::size_t kMaxFileNameBytes = 255;
 
 /// What the longest file name a run derives from its name adds to it: a failure dump's frame
-/// while it is being written, <name>_failed_step<step>_000000.h5.tmp (src/simulation.cpp,
+/// while it is being written, <name>_failed_step<step>_000000.h5.tmp (src/app/simulation.cpp,
 /// io/hdf5_writer.cpp), with a step of up to 10 digits (under an adaptive step the step count is
 /// not bounded in advance, so the 32-bit counter's 2147483647 is assumed). The others are
 /// shorter: _checkpoint_NNNNNNNN.h5.tmp (27), _timings.json.tmp (18), _NNNNNN.h5.tmp (14),

@@ -19,6 +19,7 @@
 #include "projection.hpp"
 #include "run_lock.hpp"
 #include "run_log.hpp"
+#include "stage_timers.hpp"
 
 namespace sf {
 

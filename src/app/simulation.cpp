@@ -68,6 +68,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
                       restarted_));
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
+  // ParaView and its Python may have replaced the handlers while they started: ours again, so
+  // that SIGINT and SIGTERM still checkpoint and stop cleanly.
+  if (in_situ_) install_signal_handlers();
   // Per step: the velocity is exchanged before the forces, before advection, and twice in the
   // projection (its right-hand side and its divergence check); every scalar before the forces
   // and before advection; the vorticity magnitude once when confinement is on.
@@ -354,7 +357,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
                             signal_name(signal), step_, time_, job_->source.c_str()));
       if (interrupted) *interrupted = signal;
       if (in_situ_) PetscCall(in_situ_->finalize());
-      PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start, signal_name(signal)));
+      PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, signal_name(signal)));
       PetscFunctionReturn(0);
     }
   }
@@ -363,7 +366,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
   if (in_situ_) PetscCall(in_situ_->finalize());
-  PetscCall(log_.finish(timers_, step_, MPI_Wtime() - start, "end"));
+  PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, "end"));
   // Formatted here, not by PetscPrintf: PETSc appends a '.' to a %g that prints as an integer
   // ("t = 2."), which reads like a typo in the line a user checks first.
   char end_time[32];
