@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -191,10 +192,22 @@ vtkStandardNewMacro(ScriptPipeline);
 /// job scripts (keep the two alike): it creates a view, which every image extract needs, or
 /// renders one itself. Data extracts and Live alone need no display.
 bool script_renders(const std::string& path) {
-  std::ifstream in(path);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   static const std::regex call(R"(\b(CreateView|Render)\s*\()");
-  return std::regex_search(text, call);
+  const auto renders = [](const std::filesystem::path& file) {
+    std::ifstream in(file);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return std::regex_search(text, call);
+  };
+  // A script may be a package: a directory of Python files, any of which may create the view.
+  // (A .zip package is not looked into: its files are compressed. jobs/run and the Slurm
+  // scripts do look, through needs_display.py, and start a display for it.)
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error))
+      if (entry.path().extension() == ".py" && renders(entry.path())) return true;
+    return false;
+  }
+  return renders(path);
 }
 
 /// Every rank learns the smallest failure code of any rank. A rank that failed itself waits at

@@ -14,8 +14,9 @@
 #      (9.0 ms against 1.8 ms while other tests ran beside it), and timings are no test;
 #      With a real Live client (tests/live_client.py) listening, every update brings it the whole
 #      grid with every field; every_wall_seconds thins the updates out by rank 0's clock;
-#   5. a job whose script renders is refused before the first step, with exit status 2 on every
-#      rank and one line saying how to run it, when there is no display or only an 8-bit one
+#   5. a job whose script renders (a file, or a package of files) is refused before the first
+#      step, with exit status 2 on every rank and one line saying how to run it, when there is no
+#      display or only an 8-bit one
 #      (VTK aborted with status 134 and a 50-line trace); under an X server that resets when
 #      its last client leaves (xvfb-run), it renders every time (3 of 4 runs aborted before);
 #   6. jobs/catalyst/render_frames.py renders the saved frames as the run rendered them in situ,
@@ -235,6 +236,38 @@ headless_case() {
 headless_case "no display" "there is no X display"
 headless_case "an 8-bit display" "the X display has no 24-bit colour visual" \
   xvfb-run -a -s "-screen 0 1280x1024x8"
+# A script given as a package, a directory or a .zip of Python files as ParaView allows, renders
+# if one of its files does: the solver refuses the directory without a display, and
+# needs_display.py (which jobs/run and the Slurm scripts ask) sees both kinds.
+mkdir -p "$work/render_package" "$work/extract_package"
+cp "$scripts/slice_png.py" "$work/render_package/__init__.py"
+cp "$scripts/extract_pvti.py" "$work/extract_package/__init__.py"
+(cd "$work" && "$python" -c 'import shutil, sys
+for name in sys.argv[1:]: shutil.make_archive(name, "zip", name)' render_package extract_package)
+sed "s|{script: $scripts/slice_png.py,|{script: $work/render_package,|" "$work/headless.yaml" \
+  > "$work/package.yaml"
+rm -rf "$work/out_headless"
+# shellcheck disable=SC2016 # $0 and $1 are the inner shell's
+timeout 300 "$mpiexec" -n 2 sh -c '"$0" "$1"; echo "rank-exit $?"' "$exe" "$work/package.yaml" \
+  > "$work/package.log" 2>&1
+statuses=$(sed -n 's/^rank-exit //p' "$work/package.log" | sort | tr '\n' ' ')
+if [ "$statuses" = "2 2 " ] && grep -q "render_package) renders images, but on rank 0" "$work/package.log"; then
+  pass "a rendering script package (a directory) without a display stops before its first step"
+else
+  fail "rendering package without a display: rank statuses '$statuses'"; head -20 "$work/package.log"
+fi
+package_verdicts=""
+for package in render_package render_package.zip extract_package extract_package.zip; do
+  sed "s|{script: $scripts/slice_png.py,|{script: $work/$package,|" "$work/headless.yaml" \
+    > "$work/verdict.yaml"
+  "$python" "$scripts/needs_display.py" "$work/verdict.yaml"
+  package_verdicts+="$? "
+done
+if [ "$package_verdicts" = "0 0 1 1 " ]; then
+  pass "needs_display.py looks into script packages, directories and .zip files"
+else
+  fail "needs_display.py on packages: exit statuses '$package_verdicts', expected '0 0 1 1 '"
+fi
 for attempt in 1 2 3; do
   rm -rf "$work/out_headless"
   if timeout 300 xvfb-run -a "$mpiexec" -n 2 "$exe" "$work/headless.yaml" > "$work/reset.log" 2>&1 &&

@@ -6,6 +6,7 @@ a view, which every image extract needs; data extracts and Live alone do not."""
 import os
 import re
 import sys
+import zipfile
 
 import yaml
 
@@ -21,11 +22,26 @@ def scripts(job_path):
             yield path if os.path.isabs(path) else os.path.join(here, path)
 
 
+CALL = re.compile(r"\bCreateView\s*\(|\bRender\s*\(")
+
+
 def renders(script_path):
+    """A script renders if its text creates a view; a package (a directory or a .zip of Python
+    files, as ParaView allows) if any of its Python files does."""
     try:
+        if os.path.isdir(script_path):
+            for root, _, files in os.walk(script_path):
+                for name in files:
+                    if name.endswith(".py") and renders(os.path.join(root, name)):
+                        return True
+            return False
+        if zipfile.is_zipfile(script_path):
+            with zipfile.ZipFile(script_path) as package:
+                return any(CALL.search(package.read(name).decode("utf-8", "replace"))
+                           for name in package.namelist() if name.endswith(".py"))
         with open(script_path, encoding="utf-8", errors="replace") as handle:
-            return re.search(r"\bCreateView\s*\(|\bRender\s*\(", handle.read()) is not None
-    except OSError:
+            return CALL.search(handle.read()) is not None
+    except (OSError, zipfile.BadZipFile):
         return False
 
 
