@@ -39,31 +39,6 @@ std::string job_hash(const std::string& text) {
   return buffer;
 }
 
-std::string format(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
-std::string format(const std::array<double, 3>& v, int dim) {
-  std::string s = "[";
-  for (int a = 0; a < dim; ++a) s += (a ? ", " : "") + format(v[a]);
-  return s + "]";
-}
-
-std::string format(const Region& r, int dim) {
-  switch (r.shape) {
-    case Region::Shape::Box:
-      return "box " + format(r.lower, dim) + " " + format(r.upper, dim);
-    case Region::Shape::Sphere:
-      return "sphere " + format(r.center, dim) + " r " + format(r.radius);
-    case Region::Shape::Cylinder:
-      return "cylinder " + format(r.center, dim) + " r " + format(r.radius) + " axis " +
-             std::to_string(r.axis);
-  }
-  return "?";
-}
-
 /// Writes a small one-dimensional dataset that rank 0 holds, with `crc` (the same on every rank)
 /// as its checksum; every rank takes part.
 bool write_small(hid_t file, const char* name, hid_t type, const void* data, hsize_t count,
@@ -276,80 +251,6 @@ Slab cell_slab(const Grid& grid) {
 }
 
 }  // namespace
-
-std::vector<std::string> physics_description(const JobConfig& job) {
-  const int dim = job.grid.dim;
-  std::vector<std::string> lines;
-  auto add = [&](const std::string& key, const std::string& value) {
-    lines.push_back(key + ": " + value);
-  };
-  add("grid.dim", std::to_string(dim));
-  std::array<double, 3> cells{};
-  for (int a = 0; a < 3; ++a) cells[a] = static_cast<double>(job.grid.cells[a]);
-  add("grid.cells", format(cells, dim));
-  add("grid.origin", format(job.grid.origin, dim));
-  add("grid.size", format(job.grid.size, dim));
-  add("grid.halo", std::to_string(job.grid.halo));
-  for (int a = 0; a < dim; ++a)
-    for (int s = 0; s < 2; ++s) {
-      const FaceBoundary& f = job.boundary[a][s];
-      std::string value = to_string(f.kind);
-      if (f.kind == BoundaryKind::Inflow || f.kind == BoundaryKind::NoSlip)
-        value += " velocity " + format(f.velocity, dim);
-      if (f.kind == BoundaryKind::Inflow) {
-        value += f.profile == InflowProfile::Parabolic ? " parabolic" : " uniform";
-        for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
-      }
-      add(std::string("boundary.") + kAxisNames[a] + (s ? ".upper" : ".lower"), value);
-    }
-  add("velocity.initial", std::to_string(static_cast<int>(job.velocity.kind)) + " " +
-                              format(job.velocity.value, dim) + " " +
-                              format(job.velocity.center, dim) + " " + format(job.velocity.radius) +
-                              " " + format(job.velocity.strength));
-  for (const ScalarConfig& s : job.scalars) {
-    const std::string key = "scalars." + s.name;
-    add(key + ".background", format(s.background));
-    std::string initial;
-    for (const ScalarBlob& b : s.initial) initial += format(b.region, dim) + " = " + format(b.value) + "; ";
-    add(key + ".initial", initial);
-    add(key + ".diffusion", format(s.diffusion));
-    add(key + ".dissipation", format(s.dissipation));
-    std::string sources;
-    for (const ScalarSource& src : s.sources)
-      sources += format(src.region, dim) + (src.mode == ScalarSource::Mode::Add ? " add " : " set ") +
-                 format(src.value) + (src.has_velocity ? " velocity " + format(src.velocity, dim) : "") +
-                 "; ";
-    add(key + ".sources", sources);
-  }
-  add("fluid.viscosity", format(job.fluid.viscosity));
-  add("advection.scheme", std::to_string(static_cast<int>(job.advection.scheme)));
-  add("advection.interpolation", std::to_string(static_cast<int>(job.advection.interpolation)));
-  const ForcesConfig& f = job.forces;
-  add("forces.gravity", format(f.gravity, dim));
-  add("forces.buoyancy",
-      f.buoyancy.enabled ? f.buoyancy.density_scalar + " " + f.buoyancy.temperature_scalar + " " +
-                               format(f.buoyancy.alpha) + " " + format(f.buoyancy.beta) + " " +
-                               format(f.buoyancy.ambient_temperature) + " " +
-                               format(f.buoyancy.up, dim)
-                         : "off");
-  add("forces.vorticity_confinement", format(f.vorticity_confinement));
-  add("forces.wind", f.wind.enabled ? format(f.wind.velocity, dim) + " rate " + format(f.wind.rate) +
-                                          (f.wind.has_region ? " in " + format(f.wind.region, dim) : "")
-                                    : "off");
-  std::string regions;
-  for (const ForceRegion& r : f.regions)
-    regions += format(r.region, dim) + " " + format(r.acceleration, dim) + "; ";
-  add("forces.regions", regions);
-  std::string obstacles;
-  for (const ObstacleConfig& o : job.obstacles)
-    obstacles += format(o.region, dim) + " " + to_string(o.boundary) + "; ";
-  add("obstacles", obstacles);
-  add("time.dt", format(job.time.dt));
-  add("time.cfl", format(job.time.cfl));
-  add("time.dt_min", format(job.time.dt_min));
-  add("time.dt_max", format(job.time.dt_max));
-  return lines;
-}
 
 PetscErrorCode Checkpointer::setup(const Grid& grid, const JobConfig& job) {
   PetscFunctionBeginUser;
@@ -668,24 +569,7 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
   try {
     const JobConfig written = parse_job(text, path + " (job)", overrides);
     state->output_interval = written.output.interval;
-    const std::vector<std::string> before = physics_description(written);
-    const std::vector<std::string> now = physics_description(*job_);
-    for (const std::string& line : before)
-      if (std::find(now.begin(), now.end(), line) == now.end()) {
-        const std::string key = line.substr(0, line.find(':'));
-        auto match = std::find_if(now.begin(), now.end(), [&](const std::string& l) {
-          return l.compare(0, key.size() + 1, key + ":") == 0;
-        });
-        differences += "\n  " + key + ": checkpoint has" + line.substr(key.size() + 1) +
-                       ", job has" + (match == now.end() ? " nothing" : match->substr(key.size() + 1));
-      }
-    for (const std::string& line : now) {
-      const std::string key = line.substr(0, line.find(':'));
-      if (std::none_of(before.begin(), before.end(), [&](const std::string& l) {
-            return l.compare(0, key.size() + 1, key + ":") == 0;
-          }))
-        differences += "\n  " + key + ": not in the checkpoint's job, job has" + line.substr(key.size() + 1);
-    }
+    differences = physics_differences(written, *job_);
   } catch (const JobError& e) {
     differences = std::string("\n  its job text does not parse: ") + e.what();
   }

@@ -108,8 +108,4 @@ private:
   double pause_seconds_ = 0.0;
 };
 
-/// The job's settings that a restart must not change, as "key: value" lines; two jobs may
-/// continue each other's checkpoints when their lines are equal.
-std::vector<std::string> physics_description(const JobConfig& job);
-
 }  // namespace sf

@@ -258,6 +258,14 @@ struct JobConfig {
 JobConfig parse_job(const std::string& text, const std::string& source,
                     const std::vector<JobOverride>& overrides = {});
 
+/// The job's settings that a restart must not change, as "key: value" lines; two jobs may
+/// continue each other's checkpoints when their lines are equal (describe.cpp).
+std::vector<std::string> physics_description(const JobConfig& job);
+
+/// The keys whose settings differ between `before` (a checkpoint's job) and `now`, one
+/// "\n  key: checkpoint has X, job has Y" each; empty when a restart may continue.
+std::string physics_differences(const JobConfig& before, const JobConfig& now);
+
 /// Reads `path` on rank 0, broadcasts the text and parses it on every rank, so every rank
 /// reaches the same verdict and none waits in a collective for a rank that failed. Only a
 /// regular file of at most 1 MiB is read; anything else (a FIFO, a device, a directory, a larger
