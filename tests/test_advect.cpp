@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "advect.hpp"
+#include "advection.hpp"
 #include "initial_conditions.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"

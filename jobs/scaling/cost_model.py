@@ -9,8 +9,8 @@ The model follows the code, stage by stage (src/app/simulation.cpp step()):
   velocity (dof 3) 4 times (forces, advection, projection right-hand side, max|div u|), every
   scalar twice, the vorticity magnitude once when confinement is on, the pressure (width 1, star
   stencil, 6 messages) once for the gradient update.
-* departure points (src/physics/advect.cpp, src/mac/departure_exchange.cpp): a sample whose RK2
-  midpoint or departure stencil is not in the local ghosted array is sent to its owner; two rounds
+* departure points (src/physics/semi_lagrangian.cpp, src/mac/departure_exchange.cpp): a sample
+  whose RK2 midpoint or departure stencil is not in the local ghosted array is sent to its owner; two rounds
   per pass (midpoint velocity, then value), each a PetscCommBuildTwoSided (NBX: non-blocking
   barrier, ~log2 P latency; done even when no rank has a remote point) and a point-to-point exchange of
   4 doubles out and W = max(dim, S) doubles back per query (3W for MacCormack/BFECC, which also

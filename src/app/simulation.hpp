@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "advect.hpp"
+#include "advection.hpp"
 #include "checkpoint.hpp"
 #include "job.hpp"
 #include "diffusion.hpp"

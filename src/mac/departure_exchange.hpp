@@ -19,7 +19,7 @@
 namespace sf {
 
 /// A point to evaluate on another rank. `kind` tells the answering rank what to interpolate
-/// there; its meaning is private to the caller (see advect.cpp).
+/// there; its meaning is private to the caller (see src/physics/semi_lagrangian.cpp).
 struct RemoteQuery {
   double x[3];
   int kind;
