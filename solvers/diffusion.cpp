@@ -202,7 +202,7 @@ struct Location {
 
 }  // namespace
 
-struct Diffusion::Impl {
+struct KrylovDiffusion::Impl {
   const Grid* grid = nullptr;
   const SolidMask* solids = nullptr;
   SolverConfig config;
@@ -214,7 +214,7 @@ struct Diffusion::Impl {
   PetscErrorCode solve_component(Field& field, int component, double alpha, PetscInt* its);
 };
 
-PetscErrorCode Diffusion::Impl::create(Location& location, int stagger) {
+PetscErrorCode KrylovDiffusion::Impl::create(Location& location, int stagger) {
   PetscFunctionBeginUser;
   location.stagger = stagger;
   location.owned = stagger < 0 ? grid->owned_cells() : grid->owned_faces(stagger);
@@ -241,7 +241,7 @@ PetscErrorCode Diffusion::Impl::create(Location& location, int stagger) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Diffusion::Impl::classify(Location& location) {
+PetscErrorCode KrylovDiffusion::Impl::classify(Location& location) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const int stagger = location.stagger;
@@ -280,7 +280,7 @@ PetscErrorCode Diffusion::Impl::classify(Location& location) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Diffusion::Impl::assemble(Location& location, const RowContext& ctx) {
+PetscErrorCode KrylovDiffusion::Impl::assemble(Location& location, const RowContext& ctx) {
   PetscFunctionBeginUser;
   PetscCall(MatZeroEntries(location.matrix));
   PetscErrorCode status = 0;
@@ -318,7 +318,7 @@ PetscErrorCode Diffusion::Impl::assemble(Location& location, const RowContext& c
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Diffusion::Impl::solve_component(Field& field, int component, double alpha,
+PetscErrorCode KrylovDiffusion::Impl::solve_component(Field& field, int component, double alpha,
                                                 PetscInt* its) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
@@ -425,11 +425,11 @@ PetscErrorCode Diffusion::Impl::solve_component(Field& field, int component, dou
   PetscFunctionReturn(0);
 }
 
-Diffusion::Diffusion() : impl_(std::make_unique<Impl>()) {}
+KrylovDiffusion::KrylovDiffusion() : impl_(std::make_unique<Impl>()) {}
 
-Diffusion::~Diffusion() = default;
+KrylovDiffusion::~KrylovDiffusion() = default;
 
-PetscErrorCode Diffusion::setup(const Grid& grid, const SolidMask& solids,
+PetscErrorCode KrylovDiffusion::setup(const Grid& grid, const SolidMask& solids,
                                 const SolverConfig& config) {
   PetscFunctionBeginUser;
   impl_->grid = &grid;
@@ -438,14 +438,14 @@ PetscErrorCode Diffusion::setup(const Grid& grid, const SolidMask& solids,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Diffusion::diffuse(Field& field, double coefficient, double dt,
+PetscErrorCode KrylovDiffusion::diffuse(Field& field, double coefficient, double dt,
                                   PetscInt* iterations) {
   PetscFunctionBeginUser;
   PetscInt total = 0;
   if (iterations) *iterations = 0;
   if (coefficient == 0.0) PetscFunctionReturn(0);
   Impl& s = *impl_;
-  PetscCheck(s.grid, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Diffusion::setup() was not called");
+  PetscCheck(s.grid, PETSC_COMM_SELF, PETSC_ERR_ORDER, "KrylovDiffusion::setup() was not called");
   PetscCheck(&field.grid() == s.grid, s.grid->comm(), PETSC_ERR_ARG_WRONG,
              "diffuse(): field '%s' lives on another grid", field.name().c_str());
   PetscCheck(coefficient > 0.0 && dt > 0.0, s.grid->comm(), PETSC_ERR_ARG_OUTOFRANGE,
@@ -456,6 +456,15 @@ PetscErrorCode Diffusion::diffuse(Field& field, double coefficient, double dt,
   for (int c = 0; c < field.components(); ++c)
     PetscCall(s.solve_component(field, c, coefficient * dt, &total));
   if (iterations) *iterations = total;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode make_diffusion(const Grid& grid, const SolidMask& solids, const SolverConfig& config,
+                              std::unique_ptr<Diffusion>* diffusion) {
+  PetscFunctionBeginUser;
+  auto krylov = std::make_unique<KrylovDiffusion>();
+  PetscCall(krylov->setup(grid, solids, config));
+  *diffusion = std::move(krylov);
   PetscFunctionReturn(0);
 }
 

@@ -537,4 +537,14 @@ PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* 
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
+                               const SolverConfig& config,
+                               std::unique_ptr<Projection>* projection) {
+  PetscFunctionBeginUser;
+  auto krylov = std::make_unique<KrylovProjection>();
+  PetscCall(krylov->setup(grid, solids, config));
+  *projection = std::move(krylov);
+  PetscFunctionReturn(0);
+}
+
 }  // namespace sf

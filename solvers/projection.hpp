@@ -56,6 +56,11 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// The projection strategy for the job (today the Krylov one; an FFT projection for periodic
+/// boxes or a ghost-fluid one for free surfaces is a new class and one entry here). Collective.
+PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
+                               const SolverConfig& config, std::unique_ptr<Projection>* projection);
+
 /// max over fluid cells of |div u|, from the global vector of `velocity` (the upper faces of a
 /// rank's last cells come from the halo, so this fills the velocity's ghosts). Collective.
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result);

@@ -124,7 +124,7 @@ TEST(DiffusionFourierMode, DecaysByTheDiscreteEigenvalue) {
     };
     const double k = 0.05, dt = 0.1;
     const double factor = 1.0 / (1.0 + k * dt * lambda);
-    Diffusion diffusion;
+    KrylovDiffusion diffusion;
     ASSERT_EQ(diffusion.setup(p.grid, p.solids, tight()), 0);
     for (Field* field : {&p.scalar, &p.velocity}) {
       set_field(*field, mode);
@@ -150,7 +150,7 @@ TEST(DiffusionFourierMode, ApproachesTheContinuousDecayUnderRefinement) {
     auto problem =
         make_problem(2, {n, n, 1}, {length, length, 1.0}, all(BoundaryKind::Periodic));
     Problem& p = *problem;
-    Diffusion diffusion;
+    KrylovDiffusion diffusion;
     ASSERT_EQ(diffusion.setup(p.grid, p.solids, tight()), 0);
     const double h = p.grid.spacing(0);
     const int steps = static_cast<int>(std::ceil(end / (0.5 * h * h)));
@@ -195,7 +195,7 @@ TEST(DiffusionLinearProfile, IsAFixedPoint) {
     };
     set_field(p.scalar, scalar);
     set_field(p.velocity, velocity);
-    Diffusion diffusion;
+    KrylovDiffusion diffusion;
     ASSERT_EQ(diffusion.setup(p.grid, p.solids, tight()), 0);
     ASSERT_EQ(diffusion.diffuse(p.scalar, 0.3, 0.05, nullptr), 0);
     ASSERT_EQ(diffusion.diffuse(p.velocity, 0.3, 0.05, nullptr), 0);
@@ -255,7 +255,7 @@ TEST(DiffusionConservation, ZeroGradientWallsConserveTheTotal) {
       return 2.0 + rough(c, x, y, z);
     });
     const double before = fluid_sum(p);
-    Diffusion diffusion;
+    KrylovDiffusion diffusion;
     ASSERT_EQ(diffusion.setup(p.grid, p.solids, tight()), 0);
     for (int step = 0; step < 3; ++step)
       ASSERT_EQ(diffusion.diffuse(p.scalar, 0.02, 0.1, nullptr), 0);
@@ -272,7 +272,7 @@ TEST(DiffusionZeroCoefficient, LeavesTheFieldBitIdentical) {
   Problem& p = *problem;
   set_field(p.scalar, rough);
   set_field(p.velocity, rough);
-  Diffusion diffusion;
+  KrylovDiffusion diffusion;
   ASSERT_EQ(diffusion.setup(p.grid, p.solids, SolverConfig{}), 0);
   for (Field* field : {&p.scalar, &p.velocity}) {
     OwnedVec saved;
@@ -315,7 +315,7 @@ TEST(DiffusionResidual, SatisfiesTheUnfoldedEquationOnEveryBoundary) {
     Problem& p = *problem;
     const Grid& grid = p.grid;
     const double k = 0.04, dt = 0.1;
-    Diffusion diffusion;
+    KrylovDiffusion diffusion;
     ASSERT_EQ(diffusion.setup(grid, p.solids, tight()), 0);
 
     for (Field* field : {&p.scalar, &p.velocity}) {
@@ -387,7 +387,7 @@ TEST(DiffusionReassembly, ChangingTheCoefficientRebuildsTheMatrix) {
   auto mode = [&](int, double x, double, double) {
     return std::sin(2.0 * M_PI * x / p.grid.length(0));
   };
-  Diffusion diffusion;
+  KrylovDiffusion diffusion;
   ASSERT_EQ(diffusion.setup(p.grid, p.solids, tight()), 0);
   for (double k : {0.01, 0.2, 0.01}) {
     set_field(p.scalar, mode);

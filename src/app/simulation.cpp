@@ -27,10 +27,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
   PetscCall(make_advection(grid_, solids_, job.advection, static_cast<int>(scalars_.size()),
                            &advection_));
-  PetscCall(diffusion_.setup(grid_, solids_, job.diffusion));
-  auto projection = std::make_unique<KrylovProjection>();
-  PetscCall(projection->setup(grid_, solids_, job.pressure));
-  projection_ = std::move(projection);
+  PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
+  PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   // Before anything is written: no other run of this name may be using the directories, and a
@@ -129,10 +127,10 @@ PetscErrorCode Simulation::step(double dt, StepReport* report) {
   PetscCall(timers_.begin(Stage::Diffuse));
   PetscInt iterations = 0;
   report->diffusion_iterations = 0;
-  PetscCall(diffusion_.diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
+  PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
   report->diffusion_iterations += iterations;
   for (size_t s = 0; s < scalars_.size(); ++s) {
-    PetscCall(diffusion_.diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
+    PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
     report->diffusion_iterations += iterations;
   }
   PetscCall(timers_.end(Stage::Diffuse));

@@ -81,7 +81,7 @@ private:
   std::vector<Field> scalars_;
   Forces forces_;
   std::unique_ptr<Advection> advection_;
-  Diffusion diffusion_;
+  std::unique_ptr<Diffusion> diffusion_;
   std::unique_ptr<Projection> projection_;
   FrameWriter writer_;
   Checkpointer checkpointer_;
