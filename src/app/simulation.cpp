@@ -31,6 +31,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
+  build_step();
   // Before anything is written: no other run of this name may be using the directories, and a
   // new run must not mix its files with an earlier one's.
   const std::vector<std::string> directories = {job.output.directory,
@@ -100,56 +101,84 @@ PetscErrorCode Simulation::fill_all_ghosts() {
   PetscFunctionReturn(0);
 }
 
-// One step, DESIGN.md "Numerics": sources and forces, advection, diffusion, projection,
-// dissipation. Each stage reads ghosts that the stage before it may have made stale, so the
-// halo is refreshed where a stage needs it.
-PetscErrorCode Simulation::step(double dt, StepReport* report) {
-  PetscFunctionBeginUser;
+// One step, DESIGN.md "Numerics", as an ordered list of stages (Basilisk's events are the
+// model): each updates the state over dt and reads ghosts that the stage before it may have made
+// stale, so the halo is refreshed where a stage needs it.
+//   1. forces     scalar sources, then gravity, buoyancy, vorticity confinement, wind and force
+//                 regions on the faces
+//   2. check      stop on NaN/Inf before advection traces departure points to nowhere
+//   3. advect     semi-Lagrangian transport of the velocity and every scalar (or MacCormack/BFECC)
+//   4. diffuse    implicit viscosity and scalar diffusion
+//   5. project    pressure projection: the velocity becomes divergence-free
+//   6. dissipate  s /= 1 + dt a for every scalar
+// A liquid will add "advect level set", "extrapolate velocity" and "reinitialise"; fire "react".
+void Simulation::build_step() {
   const JobConfig& job = *job_;
-
-  PetscCall(timers_.begin(Stage::Forces));
-  for (size_t s = 0; s < scalars_.size(); ++s)
-    PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
-  PetscCall(fill_all_ghosts());
-  PetscCall(forces_.apply(velocity_, scalars_, dt));
-  PetscCall(timers_.end(Stage::Forces));
+  stages_.clear();
+  stages_.push_back({"forces", Stage::Forces, [this, &job](double dt, StepReport*) {
+                       PetscFunctionBeginUser;
+                       for (size_t s = 0; s < scalars_.size(); ++s)
+                         PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_,
+                                                 dt));
+                       PetscCall(fill_all_ghosts());
+                       PetscCall(forces_.apply(velocity_, scalars_, dt));
+                       PetscFunctionReturn(0);
+                     }});
   // A force or source large enough to overflow makes the velocity infinite here, and advection
   // would then trace departure points to nowhere; stop with the field and the cell instead. One
   // read of the state, small beside advection, which reads each value many times.
-  PetscCall(check_state("after the sources and forces of step", step_ + 1, dt));
+  stages_.push_back({"check", std::nullopt, [this](double dt, StepReport*) {
+                       return check_state("after the sources and forces of step", step_ + 1, dt);
+                     }});
+  stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
+                       PetscFunctionBeginUser;
+                       PetscCall(fill_all_ghosts());
+                       AdvectionStats advection;
+                       PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
+                       report->remote_points = advection.remote_points;
+                       PetscFunctionReturn(0);
+                     }});
+  stages_.push_back({"diffuse", Stage::Diffuse, [this, &job](double dt, StepReport* report) {
+                       PetscFunctionBeginUser;
+                       PetscInt iterations = 0;
+                       report->diffusion_iterations = 0;
+                       PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt,
+                                                     &iterations));
+                       report->diffusion_iterations += iterations;
+                       for (size_t s = 0; s < scalars_.size(); ++s) {
+                         PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt,
+                                                       &iterations));
+                         report->diffusion_iterations += iterations;
+                       }
+                       PetscFunctionReturn(0);
+                     }});
+  stages_.push_back({"project", Stage::Project, [this](double dt, StepReport* report) {
+                       PetscFunctionBeginUser;
+                       ProjectionStats projection;
+                       PetscCall(projection_->project(velocity_, dt, &projection));
+                       report->pressure_iterations = projection.iterations;
+                       report->max_divergence = projection.max_divergence;
+                       PetscFunctionReturn(0);
+                     }});
+  stages_.push_back({"dissipate", std::nullopt, [this, &job](double dt, StepReport*) {
+                       PetscFunctionBeginUser;
+                       for (size_t s = 0; s < scalars_.size(); ++s)
+                         PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
+                       PetscFunctionReturn(0);
+                     }});
+}
 
-  PetscCall(timers_.begin(Stage::Advect));
-  PetscCall(fill_all_ghosts());
-  AdvectionStats advection;
-  PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
-  PetscCall(timers_.end(Stage::Advect));
-
-  PetscCall(timers_.begin(Stage::Diffuse));
-  PetscInt iterations = 0;
-  report->diffusion_iterations = 0;
-  PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
-  report->diffusion_iterations += iterations;
-  for (size_t s = 0; s < scalars_.size(); ++s) {
-    PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
-    report->diffusion_iterations += iterations;
+PetscErrorCode Simulation::step(double dt, StepReport* report) {
+  PetscFunctionBeginUser;
+  for (const StepStage& stage : stages_) {
+    if (stage.clock) PetscCall(timers_.begin(*stage.clock));
+    PetscCall(stage.run(dt, report));
+    if (stage.clock) PetscCall(timers_.end(*stage.clock));
   }
-  PetscCall(timers_.end(Stage::Diffuse));
-
-  PetscCall(timers_.begin(Stage::Project));
-  ProjectionStats projection;
-  PetscCall(projection_->project(velocity_, dt, &projection));
-  PetscCall(timers_.end(Stage::Project));
-
-  for (size_t s = 0; s < scalars_.size(); ++s)
-    PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
-
   time_ += dt;
   ++step_;
   report->step = step_;
   report->dt = dt;
-  report->remote_points = advection.remote_points;
-  report->pressure_iterations = projection.iterations;
-  report->max_divergence = projection.max_divergence;
   PetscFunctionReturn(0);
 }
 

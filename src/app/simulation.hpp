@@ -3,7 +3,9 @@
 // job and runs it.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "advection.hpp"
@@ -25,6 +27,11 @@ namespace sf {
 
 class Simulation {
 public:
+  Simulation() = default;
+  // The step's stages hold `this` (build_step): a Simulation stays where it was built.
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
   /// Builds the grid, fields and stages from `job` and sets the initial state, or, with a
   /// `restart` path (or "latest"), the state of that checkpoint. Collective.
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job, const std::string& restart = "");
@@ -55,6 +62,17 @@ public:
 private:
   double next_output_time() const;
   PetscErrorCode fill_all_ghosts();
+
+  /// One stage of a step: its name, the clock it runs on (none for the cheap ones, so that the
+  /// timing table keeps DESIGN.md's stages) and what it does to the state over dt.
+  struct StepStage {
+    const char* name;
+    std::optional<Stage> clock;
+    std::function<PetscErrorCode(double dt, StepReport* report)> run;
+  };
+  /// Builds the step, stage by stage in order (simulation.cpp lists them). Later physics adds
+  /// its stages here, at their place, without touching the others.
+  void build_step();
   PetscErrorCode write_frame();
   /// Hands the state to the in-situ analysis if any of it is due now; `seconds` is the time it
   /// took (0 when nothing was due). Collective.
@@ -87,6 +105,7 @@ private:
   Checkpointer checkpointer_;
   RunLog log_;
   StageTimers timers_;
+  std::vector<StepStage> stages_;  // the step, in order (build_step)
   double time_ = 0.0;
   PetscInt step_ = 0;
   PetscInt frame_ = 0;  // index of the next output time, t = frame_ * interval
