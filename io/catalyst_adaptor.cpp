@@ -8,10 +8,6 @@
 #include <vtkCPProcessor.h>
 #include <vtkCPPythonPipeline.h>
 #include <vtkCPPythonScriptV2Helper.h>
-#include <vtkCellData.h>
-#include <vtkDataSetAttributes.h>
-#include <vtkDoubleArray.h>
-#include <vtkImageData.h>
 #include <vtkLogger.h>
 #include <vtkMPI.h>
 #include <vtkMPICommunicator.h>
@@ -19,7 +15,6 @@
 #include <vtkObjectFactory.h>
 #include <vtkPythonInterpreter.h>
 #include <vtkSmartPointer.h>
-#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <array>
@@ -35,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "catalyst_channel.hpp"
 #include "display_check.hpp"
 #include "error_codes.hpp"
 #include "hdf5_writer.hpp"
@@ -236,23 +232,6 @@ PetscErrorCode agree_on_failure(MPI_Comm comm, int local, int* global) {
 
 }  // namespace
 
-/// One channel of data for the scripts: this rank's cells (plus, for "input", the ghost
-/// layer) as a vtkImageData whose arrays are allocated once and refilled on each output step.
-struct Channel {
-  const char* name = nullptr;
-  IndexBox box;                 // the cells of this rank's piece
-  bool shares_vectors = false;  // box == owned cells: VTK reads the global vectors in place
-  vtkSmartPointer<vtkImageData> image;
-  vtkSmartPointer<vtkDoubleArray> velocity, pressure;
-  std::vector<vtkSmartPointer<vtkDoubleArray>> scalars;
-  OwnedVec pressure_local;  // the pressure with its ghosts, when they are needed
-
-  PetscErrorCode lay_out(const Grid& grid, const SolidMask& solids,
-                         const std::vector<ScalarConfig>& scalar_configs, bool with_ghosts);
-  PetscErrorCode fill(const Grid& grid, const InSituState& state);
-  PetscErrorCode release(const InSituState& state);
-};
-
 struct CatalystAdaptor::Impl {
   RenderingDisplay display;  // first: the connection outlives ParaView's render windows
   const Grid* grid = nullptr;
@@ -299,73 +278,6 @@ CatalystAdaptor::~CatalystAdaptor() {
   if (impl_->processor && !impl_->finalized) impl_->processor->Finalize();
 }
 
-PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
-                                const std::vector<ScalarConfig>& scalar_configs,
-                                bool with_ghosts) {
-  PetscFunctionBeginUser;
-  const IndexBox& owned = g.owned_cells();
-  box = owned;
-  for (int a = 0; a < g.dim() && with_ghosts; ++a) {
-    // One ghost layer towards each neighbour; none across the domain's faces, periodic ones
-    // included (a structured extent cannot wrap around).
-    if (owned.lo[a] > 0) --box.lo[a];
-    if (owned.hi[a] < g.cells(a)) ++box.hi[a];
-  }
-  shares_vectors = box.lo == owned.lo && box.hi == owned.hi;
-
-  image = vtkSmartPointer<vtkImageData>::New();
-  // Point extents: a block of cells [lo, hi) has points lo..hi. In 2D the image is one layer of
-  // points thick, so its cells are the grid's cells.
-  const int hi_z = g.dim() == 3 ? static_cast<int>(box.hi[2]) : 0;
-  image->SetExtent(static_cast<int>(box.lo[0]), static_cast<int>(box.hi[0]),
-                   static_cast<int>(box.lo[1]), static_cast<int>(box.hi[1]),
-                   static_cast<int>(box.lo[2]), hi_z);
-  image->SetOrigin(g.origin(0), g.origin(1), g.origin(2));
-  image->SetSpacing(g.spacing(0), g.spacing(1), g.dim() == 3 ? g.spacing(2) : 1.0);
-  const vtkIdType cells = static_cast<vtkIdType>(box.count());
-
-  velocity = vtkSmartPointer<vtkDoubleArray>::New();
-  velocity->SetName("velocity");
-  velocity->SetNumberOfComponents(3);
-  velocity->SetNumberOfTuples(cells);
-  image->GetCellData()->AddArray(velocity);
-  image->GetCellData()->SetActiveVectors("velocity");
-  for (const ScalarConfig& config : scalar_configs) {
-    auto array = vtkSmartPointer<vtkDoubleArray>::New();
-    array->SetName(config.name.c_str());
-    if (!shares_vectors) array->SetNumberOfTuples(cells);
-    image->GetCellData()->AddArray(array);
-    scalars.push_back(array);
-  }
-  pressure = vtkSmartPointer<vtkDoubleArray>::New();
-  pressure->SetName("pressure");
-  if (!shares_vectors) {
-    pressure->SetNumberOfTuples(cells);
-    PetscCall(DMCreateLocalVector(g.cell_dm(), pressure_local.replace()));
-  }
-  image->GetCellData()->AddArray(pressure);
-
-  // The solid mask and the ghost marks never change: filled once here.
-  auto solid = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  solid->SetName("solid");
-  solid->SetNumberOfTuples(cells);
-  vtkIdType n = 0;
-  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
-    solid->SetValue(n++, solids.cell(i, j, k));
-  });
-  image->GetCellData()->AddArray(solid);
-  if (!shares_vectors) {
-    auto ghost = vtkSmartPointer<vtkUnsignedCharArray>::New();
-    ghost->SetName(vtkDataSetAttributes::GhostArrayName());
-    ghost->SetNumberOfTuples(cells);
-    n = 0;
-    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
-      ghost->SetValue(n++, owned.contains(i, j, k) ? 0 : vtkDataSetAttributes::DUPLICATECELL);
-    });
-    image->GetCellData()->AddArray(ghost);
-  }
-  PetscFunctionReturn(0);
-}
 
 /// Before the first step: a job whose scripts render needs a display on every rank. Collective;
 /// a bad-job error (exit 2) with one line saying how to run the job when some rank has none.
@@ -502,58 +414,6 @@ PetscErrorCode CatalystAdaptor::due(PetscInt step, double time, bool* due) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
-  PetscFunctionBeginUser;
-  // Velocity at cell centres (the upper face of the upper ghost cell is the second halo layer,
-  // hence halo >= 2).
-  PetscCall(centre_velocity(*state.velocity, box, velocity->GetPointer(0)));
-  velocity->Modified();
-
-  // Cell fields: with no ghost layer the block is exactly the owned cells, stored in the global
-  // vectors in VTK's order, so VTK reads them in place until release(); otherwise the
-  // block (owned cells plus one layer) is copied out of the wider ghosted local vectors.
-  const auto hand_over = [&](Vec global, Vec local, vtkDoubleArray* array) -> PetscErrorCode {
-    PetscFunctionBeginUser;
-    if (shares_vectors) {
-      const PetscScalar* data;
-      PetscCall(VecGetArrayRead(global, &data));
-      array->SetArray(const_cast<PetscScalar*>(data), static_cast<vtkIdType>(box.count()), 1);
-    } else {
-      const PetscScalar* data;
-      ArrayView view;
-      PetscCall(VecGetArrayRead(local, &data));
-      PetscCall(g.local_view(g.cell_dm(), const_cast<PetscScalar*>(data), &view));
-      double* out = array->GetPointer(0);
-      for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { *out++ = view(i, j, k); });
-      PetscCall(VecRestoreArrayRead(local, &data));
-    }
-    array->Modified();
-    PetscFunctionReturn(0);
-  };
-  for (size_t s = 0; s < scalars.size(); ++s) {
-    const Field& field = (*state.scalars)[s];
-    PetscCall(hand_over(field.global(), field.local(), scalars[s]));
-  }
-  if (!shares_vectors) {
-    PetscCall(DMGlobalToLocalBegin(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
-    PetscCall(DMGlobalToLocalEnd(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
-  }
-  PetscCall(hand_over(state.pressure, pressure_local, pressure));
-  image->Modified();
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode Channel::release(const InSituState& state) {
-  PetscFunctionBeginUser;
-  if (!shares_vectors) PetscFunctionReturn(0);
-  for (size_t s = 0; s < scalars.size(); ++s) {
-    const PetscScalar* data = scalars[s]->GetPointer(0);
-    PetscCall(VecRestoreArrayRead((*state.scalars)[s].global(), &data));
-  }
-  const PetscScalar* data = pressure->GetPointer(0);
-  PetscCall(VecRestoreArrayRead(state.pressure, &data));
-  PetscFunctionReturn(0);
-}
 
 PetscErrorCode CatalystAdaptor::Impl::check_scripts(PetscInt step, double time) {
   PetscFunctionBeginUser;
