@@ -14,8 +14,12 @@ if(_sf_mpiexec_version MATCHES "Open MPI|OpenRTE")
 else()
   set(STABLEFLUIDS_MPIEXEC_PREFLAGS "" CACHE STRING "Flags mpiexec gets in tests")
 endif()
+# HWLOC_COMPONENTS=-gl: without it mpiexec and the ranks connect to X displays :0 to :9 while
+# they start (hwloc looks for GPUs there), and die with "XIO: fatal IO error" when a virtual X
+# server that a test started and stops is among them (seen with two suites running at once).
 set(STABLEFLUIDS_TEST_ENVIRONMENT
-    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+    "HWLOC_COMPONENTS=-gl")
 
 function(stablefluids_add_mpi_test target)
   cmake_parse_arguments(ARG "" "" "SOURCES;RANKS;LABELS" ${ARGN})

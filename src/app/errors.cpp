@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 #include "signals.hpp"
@@ -62,6 +63,11 @@ PetscErrorCode handle_error(MPI_Comm comm, int line, const char* function, const
 
 PetscErrorCode prepare_process() {
   install_signal_handlers();
+  // Before MPI starts: hwloc's GL component would connect to X displays :0 to :9 (looking for
+  // GPUs) while MPI_Init builds the topology, and Xlib ends the process ("XIO: fatal IO error")
+  // when one of those servers goes away meanwhile, e.g. the virtual display of another run on
+  // the node. The solver needs no GPU topology. A value the user set is kept.
+  setenv("HWLOC_COMPONENTS", "-gl", 0);
   // Allowed before PetscInitialize: the option is in the database when PETSc decides.
   return PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr);
 }
