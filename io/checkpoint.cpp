@@ -362,10 +362,11 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
     PetscCall(create_collective(comm, temporary, "checkpoint", &created));
     H5Id file(created, H5Fclose);
 
-    H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-    ok = transfer.valid() && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) >= 0;
+    H5Id transfer(collective_transfer(), H5Pclose);
+    ok = transfer.valid();
 
-    const long long step = state.step, next_frame = state.next_frame, dimension = dim, frames = static_cast<long long>(state.frame_times.size());
+    const long long step = state.step, next_frame = state.next_frame, dimension = dim,
+                    frames = static_cast<long long>(state.frame_times.size());
     long long cells[3], processes[3];
     for (int a = 0; a < 3; ++a) {
       cells[a] = grid.cells(a);
@@ -617,8 +618,8 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
   if (!problem->empty()) PetscFunctionReturn(0);
 
   // The fields, each verified as a whole once every rank has its part.
-  H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  if (!transfer.valid() || H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) < 0)
+  H5Id transfer(collective_transfer(), H5Pclose);
+  if (!transfer.valid())
     *problem = "cannot set up collective reads: " + hdf5_error_message();
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);

@@ -90,6 +90,18 @@ inline Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3
   return slab;
 }
 
+/// A dataset transfer property list for collective MPI-IO writes and reads, as every dataset of
+/// frames and checkpoints is written; negative when HDF5 could not make one. The caller closes
+/// it (H5Id with H5Pclose).
+inline hid_t collective_transfer() {
+  const hid_t transfer = H5Pcreate(H5P_DATASET_XFER);
+  if (transfer >= 0 && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) < 0) {
+    H5Pclose(transfer);
+    return -1;
+  }
+  return transfer;
+}
+
 /// Creates dataset `name` of element type `type` (stored as in memory) under `parent` and
 /// writes this rank's slab collectively. Returns false if any HDF5 call failed; `error` then
 /// holds the reason.

@@ -178,8 +178,8 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
     PetscCall(create_collective(comm, temporary, "output frame", &created));
     H5Id file(created, H5Fclose);
 
-    H5Id transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-    ok = transfer.valid() && H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE) >= 0;
+    H5Id transfer(collective_transfer(), H5Pclose);
+    ok = transfer.valid();
 
     // Attributes: identical values on every rank, as parallel HDF5 requires.
     const long long step_value = step, frame_value = frame, dim_value = dim;
