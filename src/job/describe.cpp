@@ -1,6 +1,6 @@
 // What a restart may not change: a job's physics as "key: value" lines, and the keys in which two
 // jobs differ, for the message that refuses a checkpoint of another job.
-#include "job.hpp"
+#include "parser.hpp"  // the job's axis names, kAxisNames
 
 #include <algorithm>
 #include <cstdio>
@@ -8,8 +8,6 @@
 namespace sf {
 
 namespace {
-
-constexpr const char* kAxisNames[3] = {"x", "y", "z"};
 
 std::string format(double value) {
   char buffer[32];
@@ -61,7 +59,7 @@ std::vector<std::string> physics_description(const JobConfig& job) {
         value += f.profile == InflowProfile::Parabolic ? " parabolic" : " uniform";
         for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
       }
-      add(std::string("boundary.") + kAxisNames[a] + (s ? ".upper" : ".lower"), value);
+      add(std::string("boundary.") + job_detail::kAxisNames[a] + (s ? ".upper" : ".lower"), value);
     }
   add("velocity.initial", std::to_string(static_cast<int>(job.velocity.kind)) + " " +
                               format(job.velocity.value, dim) + " " +
