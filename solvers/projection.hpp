@@ -9,6 +9,7 @@
 // face fixes the pressure level, the constant over fluid cells is the null space and is removed.
 #pragma once
 
+#include <array>
 #include <memory>
 
 #include "job.hpp"
@@ -36,30 +37,20 @@ public:
   virtual void set_last_dt(double dt) = 0;
 };
 
-/// Krylov + multigrid projection with PETSc (options prefix "pressure_").
-class KrylovProjection : public Projection {
-public:
-  KrylovProjection();
-  ~KrylovProjection() override;
-  KrylovProjection(const KrylovProjection&) = delete;  // owns PETSc objects through impl_
-  KrylovProjection& operator=(const KrylovProjection&) = delete;
-  /// Builds the pressure DM (cell-centred, stencil width 1, the cell DM's ownership ranges),
-  /// the KSP with its defaults (see solvers/README.md) and assembles the operator. Collective.
-  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config);
-  PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) override;
-  Vec pressure() const override;
-  double last_dt() const override;
-  void set_last_dt(double dt) override;
-
-private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
 /// The projection strategy for the job (today the Krylov one; an FFT projection for periodic
 /// boxes or a ghost-fluid one for free surfaces is a new class and one entry here). Collective.
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config, std::unique_ptr<Projection>* projection);
+
+/// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
+/// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.
+inline double cell_divergence(const ArrayView& u, const std::array<double, 3>& inv_h, int dim,
+                              PetscInt i, PetscInt j, PetscInt k) {
+  double div = (u(i + 1, j, k, 0) - u(i, j, k, 0)) * inv_h[0] +
+               (u(i, j + 1, k, 1) - u(i, j, k, 1)) * inv_h[1];
+  if (dim == 3) div += (u(i, j, k + 1, 2) - u(i, j, k, 2)) * inv_h[2];
+  return div;
+}
 
 /// max over fluid cells of |div u|, from the global vector of `velocity` (the upper faces of a
 /// rank's last cells come from the halo, so this fills the velocity's ghosts). Collective.

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "projection.hpp"
+#include "krylov_projection.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "diffusion.hpp"
+#include "krylov_diffusion.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
 

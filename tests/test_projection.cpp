@@ -20,7 +20,7 @@
 
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
-#include "projection.hpp"
+#include "krylov_projection.hpp"
 
 namespace sf {
 namespace {

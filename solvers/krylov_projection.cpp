@@ -1,0 +1,471 @@
+// Pressure projection (Stam §2.2 step 4) on the MAC grid (Harlow & Welch; Foster & Metaxas):
+//
+//   A p = b,   A = -lap (SPD),   b = -div u* / dt        at fluid cell centres,
+//   u = u* - dt grad p                                  on every free face,
+//
+// so that div u = div u* - dt lap p = 0 in every fluid cell up to the solver tolerance.
+//
+// Where the quantities live on the MAC cell (i, j, k), spacing h_a per axis:
+//   p(i,j,k), b(i,j,k)  cell centre;
+//   u_c(i,j,k)          centre of the lower face of the cell in direction c;
+//   div u(i,j,k) = sum_c (u_c(i + e_c) - u_c(i)) / h_c;
+//   (grad p)_c(i,j,k) = (p(i) - p(i - e_c)) / h_c, on the face between the two cells.
+//
+// Row of A for a fluid cell, per axis a and side: a free face to a fluid neighbour (interior,
+// periodic wrap or rank boundary) couples with weight 1/h_a^2 on the diagonal and -1/h_a^2 off
+// it; a prescribed face (wall, inflow, solid face: SolidMask::fixed_face) carries a known flux,
+// already in b, so it adds nothing (Neumann); an outflow domain face fixes p = 0 on the face, the
+// ghost is -p and the diagonal gains 2/h_a^2 (Dirichlet). Solid cells, and fluid cells with no
+// free face at all, get a decoupled row d p = 0 (d the fluid diagonal, so the rows look alike to
+// the smoothers). Without an outflow face the constant over the coupled fluid cells spans the
+// null space; it is attached to A and removed from b, which makes the system consistent.
+//
+// The operator is assembled once and reassembled only when the solid mask changes. Every solve
+// starts from the previous pressure (warm start, rescaled by the ratio of the time steps), and a
+// u* that is already divergence-free to the tolerance (||b|| <= rtol times the norm of its
+// uncancelled face fluxes) is left as it is, without a solve. The default preconditioner is
+// hypre's structured multigrid PFMG on a hyprestruct matrix; any other is a run-time option
+// (-pressure_pc_type); solvers/README.md has the measurements behind the choice.
+#include "krylov_projection.hpp"
+
+#include <petscksp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "health.hpp"
+#include "krylov_setup.hpp"
+
+namespace sf {
+
+namespace {
+
+using OwnedNullSpace = Owned<MatNullSpace, MatNullSpaceDestroy>;
+
+constexpr const char* kPrefix = "pressure_";
+
+// The default preconditioner, chosen from the measurements in solvers/README.md.
+constexpr const char* kDefaultPreconditioner = PCPFMG;
+
+// Largest coarsest grid PCMG solves with a direct LU factorisation.
+constexpr PetscInt kDirectCoarseCells = 4096;
+
+/// Number of multigrid levels the pressure DM can be coarsened to: every level halves each
+/// axis, which needs the cell count divisible by 2 and leaves at least two coarse cells per rank
+/// (DMCoarsen keeps the process grid). Coarsening stops once the coarsest grid is small enough
+/// for its direct solve to be cheap. One level means no coarsening is possible.
+PetscInt multigrid_levels(const Grid& grid) {
+  PetscInt levels = 1;
+  std::array<PetscInt, 3> coarse{grid.cells(0), grid.cells(1), grid.cells(2)};
+  const std::array<PetscInt, 3> procs = grid.process_grid();
+  for (;;) {
+    PetscInt total = 1;
+    for (int a = 0; a < grid.dim(); ++a) total *= coarse[a];
+    if (total <= 512) break;
+    bool halvable = true;
+    for (int a = 0; a < grid.dim(); ++a)
+      halvable = halvable && coarse[a] % 2 == 0 && coarse[a] / 2 >= 2 * procs[a];
+    if (!halvable) break;
+    for (int a = 0; a < grid.dim(); ++a) coarse[a] /= 2;
+    ++levels;
+  }
+  return levels;
+}
+
+}  // namespace
+
+struct KrylovProjection::Impl {
+  const Grid* grid = nullptr;
+  const SolidMask* solids = nullptr;
+  OwnedDM dm;
+  OwnedMat matrix;
+  OwnedKSP ksp;
+  OwnedNullSpace null_space;
+  OwnedVec pressure;
+  OwnedVec pressure_local;
+  OwnedVec rhs;
+  int assembled_version = -1;
+  double last_dt = 0.0;  // time step of the last solve, to rescale its pressure as a guess
+
+  /// True if the face of component c at (i, j, k) is free, i.e. its velocity is computed here.
+  bool free_face(int c, PetscInt i, PetscInt j, PetscInt k) const {
+    return !solids->fixed_face(c, i, j, k);
+  }
+
+  /// True if the pressure of cell (i, j, k) is an unknown: a fluid cell with a free face.
+  bool coupled(PetscInt i, PetscInt j, PetscInt k) const {
+    if (solids->solid(i, j, k)) return false;
+    for (int c = 0; c < grid->dim(); ++c) {
+      const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
+      if (free_face(c, i, j, k) || free_face(c, up[0], up[1], up[2])) return true;
+    }
+    return false;
+  }
+
+  PetscErrorCode setup(const Grid& g, const SolidMask& s, const SolverConfig& config);
+  PetscErrorCode configure_preconditioner(const std::string& type);
+  PetscErrorCode clear_matrix();
+  PetscErrorCode assemble();
+  PetscErrorCode compute_rhs(Field& velocity, double dt, double* flux_scale);
+  PetscErrorCode subtract_gradient(Field& velocity, double dt);
+};
+
+PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
+                                             const SolverConfig& config) {
+  PetscFunctionBeginUser;
+  grid = &g;
+  solids = &s;
+  // The preconditioner decides the matrix format (hypre's structured multigrid needs a
+  // hyprestruct matrix), so the run-time choice is read before the DM and matrix exist.
+  char buffer[256] = "";
+  PetscBool set = PETSC_FALSE;
+  PetscCall(PetscOptionsGetString(nullptr, kPrefix, "-pc_type", buffer, sizeof(buffer), &set));
+  const std::string pc_type = set ? buffer : kDefaultPreconditioner;
+  PetscCall(PetscOptionsGetString(nullptr, kPrefix, "-dm_mat_type", buffer, sizeof(buffer), &set));
+  std::string mat_type = set ? buffer : "";
+  if (mat_type.empty() && (pc_type == PCPFMG || pc_type == PCSYSPFMG)) mat_type = MATHYPRESTRUCT;
+  // PETSc builds hyprestruct matrices on 3D DMDAs only; a 2D grid is then one layer of cells.
+  PetscCall(create_sample_dm(g, -1, mat_type == MATHYPRESTRUCT, dm.replace()));
+  // Cell-centred multigrid: a coarse cell is the union of 2^dim fine cells, and interpolation
+  // is piecewise constant (Q0); the Galerkin products then keep the operator's boundary rows.
+  PetscCall(DMDASetInterpolationType(dm, DMDA_Q0));
+  if (!mat_type.empty()) PetscCall(DMSetMatType(dm, mat_type.c_str()));
+  PetscCall(DMCreateMatrix(dm, matrix.replace()));
+  PetscCall(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(matrix, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(DMCreateGlobalVector(dm, pressure.replace()));
+  PetscCall(DMCreateLocalVector(dm, pressure_local.replace()));
+  PetscCall(DMCreateGlobalVector(dm, rhs.replace()));
+  PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(pressure.get()), "pressure"));
+  PetscCall(VecSet(pressure, 0.0));
+  PetscCall(assemble());
+
+  // rtol bounds ||b - A p|| <= rtol ||b||, hence max |div u| <= dt ||b - A p|| <= rtol ||div u*||_2.
+  PetscCall(create_krylov_solver(g.comm(), kPrefix, config, ksp.replace()));
+  PetscCall(KSPSetOperators(ksp, matrix, matrix));
+  // The DM supplies the multigrid hierarchy; the operator is the matrix assembled here.
+  PetscCall(KSPSetDM(ksp, dm));
+  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(configure_preconditioner(pc_type));
+  PetscCall(KSPSetFromOptions(ksp));
+  // Building the preconditioner here keeps its cost out of the first time step's timing.
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(0);
+}
+
+// Defaults for the preconditioner the run will use, set before KSPSetFromOptions so that every
+// -pressure_pc_* option still overrides them.
+PetscErrorCode KrylovProjection::Impl::configure_preconditioner(const std::string& type) {
+  PetscFunctionBeginUser;
+  PC pc;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, type.c_str()));
+  if (type == PCHYPRE) {
+    PetscCall(PCHYPRESetType(pc, "boomeramg"));
+  } else if (type == PCMG) {
+    const PetscInt levels = multigrid_levels(*grid);
+    PetscCall(PCMGSetLevels(pc, levels, nullptr));
+    PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH));
+    PetscInt coarse_cells = grid->total_cells();
+    for (PetscInt l = 1; l < levels; ++l) coarse_cells >>= grid->dim();
+    KSP coarse;
+    PC coarse_pc;
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(KSPGetPC(coarse, &coarse_pc));
+    if (coarse_cells > kDirectCoarseCells) {
+      // Cell counts with few factors of two leave a coarse grid too large for a direct solve;
+      // an algebraic multigrid V-cycle takes its place, so PCMG works on every grid size.
+      PetscCall(PCSetType(coarse_pc, PCHYPRE));
+      PetscCall(PCHYPRESetType(coarse_pc, "boomeramg"));
+    } else {
+      int size = 1;
+      PetscCallMPI(MPI_Comm_size(grid->comm(), &size));
+      PC factor_pc = coarse_pc;
+      if (size > 1) {
+        KSP inner;
+        PetscCall(PCSetType(coarse_pc, PCREDUNDANT));
+        PetscCall(PCRedundantGetKSP(coarse_pc, &inner));
+        PetscCall(KSPGetPC(inner, &factor_pc));
+      }
+      PetscCall(PCSetType(factor_pc, PCLU));
+      // Without an outflow face the coarse operator is singular like the fine one. Its
+      // right-hand side is consistent up to round-off, so replacing the zero pivot by a small
+      // shift only adds a multiple of the null vector, which the fine operator annihilates.
+      // A regular coarse operator has no zero pivot, and the shift never acts.
+      PetscCall(PCFactorSetShiftType(factor_pc, MAT_SHIFT_NONZERO));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+// Zeroes every coefficient before the rows are summed into the matrix. A hypre structured
+// matrix stores all seven stencil coefficients of every cell, including those that reach out of
+// the domain, which PFMG reads; PETSc 3.18's MatZeroEntries for that format does not reliably
+// clear them, but its MatZeroRowsLocal sets all seven of each row, so that is used instead.
+PetscErrorCode KrylovProjection::Impl::clear_matrix() {
+  PetscFunctionBeginUser;
+  PetscBool structured = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix.get()), MATHYPRESTRUCT,
+                                   &structured));
+  if (!structured) {
+    PetscCall(MatZeroEntries(matrix));
+    PetscFunctionReturn(0);
+  }
+  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscCall(DMDAGetGhostCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  std::vector<PetscInt> rows;
+  rows.reserve(static_cast<size_t>(grid->owned_cells().count()));
+  for_each_index(grid->owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    rows.push_back(((k - zs) * ym + (j - ys)) * xm + (i - xs));
+  });
+  PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatZeroRowsLocal(matrix, static_cast<PetscInt>(rows.size()), rows.data(), 0.0,
+                             nullptr, nullptr));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KrylovProjection::Impl::assemble() {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const int dim = g.dim();
+  std::array<double, 3> inv_h2{0.0, 0.0, 0.0};
+  double decoupled_diagonal = 0.0;
+  for (int a = 0; a < dim; ++a) {
+    inv_h2[a] = 1.0 / (g.spacing(a) * g.spacing(a));
+    decoupled_diagonal += 2.0 * inv_h2[a];
+  }
+
+  PetscCall(clear_matrix());
+  PetscErrorCode status = 0;
+  PetscInt dirichlet_faces = 0;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (status) return;
+    const MatStencil row{k, j, i, 0};
+    MatStencil columns[7];
+    PetscScalar values[7];
+    PetscInt count = 1;
+    columns[0] = row;
+    values[0] = 0.0;
+    if (!coupled(i, j, k)) {
+      values[0] = decoupled_diagonal;
+    } else {
+      const std::array<PetscInt, 3> index{i, j, k};
+      for (int a = 0; a < dim; ++a) {
+        for (int side = 0; side < 2; ++side) {
+          // The face between this cell and its neighbour across `side` of axis a.
+          std::array<PetscInt, 3> face = index;
+          face[a] += side;
+          if (!free_face(a, face[0], face[1], face[2])) continue;
+          if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a))) {
+            values[0] += 2.0 * inv_h2[a];  // outflow: the ghost is -p, p = 0 on the face
+            ++dirichlet_faces;
+            continue;
+          }
+          std::array<PetscInt, 3> neighbour = index;
+          neighbour[a] += side == 0 ? -1 : 1;
+          values[0] += inv_h2[a];
+          columns[count] = MatStencil{neighbour[2], neighbour[1], neighbour[0], 0};
+          values[count] = -inv_h2[a];
+          ++count;
+        }
+      }
+    }
+    // ADD_VALUES, so that a neighbour reached twice (two cells on a periodic axis) sums.
+    status = MatSetValuesStencil(matrix, 1, &row, count, columns, values, ADD_VALUES);
+  });
+  PetscCall(status);
+  PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
+
+  PetscInt any_dirichlet = 0;
+  PetscCallMPI(MPI_Allreduce(&dirichlet_faces, &any_dirichlet, 1, MPIU_INT, MPI_SUM, g.comm()));
+  null_space.reset();
+  if (any_dirichlet == 0) {
+    // The pressure level is free: constant over the coupled cells, zero on the decoupled rows.
+    OwnedVec constant;
+    PetscCall(VecDuplicate(pressure, constant.replace()));
+    PetscScalar* data;
+    ArrayView v;
+    PetscCall(VecGetArray(constant, &data));
+    PetscCall(g.global_view(dm, data, &v));
+    for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      v(i, j, k) = coupled(i, j, k) ? 1.0 : 0.0;
+    });
+    PetscCall(VecRestoreArray(constant, &data));
+    PetscReal norm = 0.0;
+    PetscCall(VecNormalize(constant, &norm));
+    PetscCheck(norm > 0.0, g.comm(), PETSC_ERR_ARG_WRONG,
+               "the pressure equation has no unknown: every cell is solid or enclosed");
+    Vec basis = constant.get();
+    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &basis, null_space.replace()));
+  }
+  PetscCall(MatSetNullSpace(matrix, null_space.get()));
+  assembled_version = solids->version();
+  PetscFunctionReturn(0);
+}
+
+// b = -div u* / dt on coupled cells. `flux_scale` receives the same norm taken over the face
+// terms without their cancellation, || sum_c (|u_c(i + e_c)| + |u_c(i)|) / (h_c dt) ||_2: the
+// size b would have if nothing cancelled, against which "already divergence-free" is judged.
+PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
+                                                   double* flux_scale) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  // The divergence of a rank's last cells needs the upper faces owned by the next rank.
+  PetscCall(velocity.fill_ghosts());
+  std::array<double, 3> inv_h{1.0, 1.0, 1.0};
+  for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
+  const double inv_dt = 1.0 / dt;
+
+  const PetscScalar* u_data;
+  PetscScalar* b_data;
+  ArrayView u, b;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  PetscCall(VecGetArray(rhs, &b_data));
+  PetscCall(g.global_view(dm, b_data, &b));
+  double local_scale = 0.0;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!coupled(i, j, k)) {
+      b(i, j, k) = 0.0;
+      return;
+    }
+    b(i, j, k) = -cell_divergence(u, inv_h, g.dim(), i, j, k) * inv_dt;
+    double flux = (std::abs(u(i + 1, j, k, 0)) + std::abs(u(i, j, k, 0))) * inv_h[0] +
+                  (std::abs(u(i, j + 1, k, 1)) + std::abs(u(i, j, k, 1))) * inv_h[1];
+    if (g.dim() == 3) flux += (std::abs(u(i, j, k + 1, 2)) + std::abs(u(i, j, k, 2))) * inv_h[2];
+    local_scale += flux * flux * inv_dt * inv_dt;
+  });
+  PetscCall(VecRestoreArray(rhs, &b_data));
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCallMPI(MPI_Allreduce(&local_scale, flux_scale, 1, MPI_DOUBLE, MPI_SUM, g.comm()));
+  *flux_scale = std::sqrt(*flux_scale);
+  // The net flux through the prescribed faces is not exactly zero in general (inflow without an
+  // outflow face, round-off); the part of b along the null space is what no p can match.
+  if (null_space) PetscCall(MatNullSpaceRemove(null_space, rhs));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double dt) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
+  PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
+  const PetscScalar* p_data;
+  PetscScalar* u_data;
+  ArrayView p, u;
+  PetscCall(VecGetArrayRead(pressure_local, &p_data));
+  PetscCall(g.local_view(dm, const_cast<PetscScalar*>(p_data), &p));
+  PetscCall(VecGetArray(velocity.global(), &u_data));
+  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  for (int c = 0; c < g.dim(); ++c) {
+    const double scale = dt / g.spacing(c);
+    const PetscInt n = g.cells(c);
+    const bool bounded = !g.periodic(c);
+    for_each_index(g.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (!free_face(c, i, j, k)) return;
+      const PetscInt index[3] = {i, j, k};
+      const PetscInt below[3] = {i - (c == 0), j - (c == 1), k - (c == 2)};
+      // A free face on the domain boundary is an outflow face: the ghost cell holds -p.
+      double p_above, p_below;
+      if (bounded && index[c] == n) {
+        p_below = p(below[0], below[1], below[2]);
+        p_above = -p_below;
+      } else if (bounded && index[c] == 0) {
+        p_above = p(i, j, k);
+        p_below = -p_above;
+      } else {
+        p_above = p(i, j, k);
+        p_below = p(below[0], below[1], below[2]);
+      }
+      u(i, j, k, c) -= scale * (p_above - p_below);
+    });
+  }
+  PetscCall(VecRestoreArray(velocity.global(), &u_data));
+  PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
+  PetscFunctionReturn(0);
+}
+
+KrylovProjection::KrylovProjection() : impl_(std::make_unique<Impl>()) {}
+
+KrylovProjection::~KrylovProjection() = default;
+
+PetscErrorCode KrylovProjection::setup(const Grid& grid, const SolidMask& solids,
+                                       const SolverConfig& config) {
+  PetscFunctionBeginUser;
+  PetscCall(impl_->setup(grid, solids, config));
+  PetscFunctionReturn(0);
+}
+
+Vec KrylovProjection::pressure() const { return impl_->pressure; }
+
+double KrylovProjection::last_dt() const { return impl_->last_dt; }
+
+void KrylovProjection::set_last_dt(double dt) { impl_->last_dt = dt; }
+
+PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionStats* stats) {
+  PetscFunctionBeginUser;
+  Impl& s = *impl_;
+  PetscCheck(s.ksp, PETSC_COMM_SELF, PETSC_ERR_ORDER, "KrylovProjection::setup() was not called");
+  const Grid& grid = *s.grid;
+  PetscCheck(velocity.dm() == grid.face_dm() && velocity.components() == grid.dim(),
+             grid.comm(), PETSC_ERR_ARG_WRONG,
+             "project() needs the face velocity of the grid the projection was set up on");
+  PetscCheck(dt > 0.0, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE, "projection time step %g <= 0",
+             dt);
+  if (s.solids->version() != s.assembled_version) {
+    PetscCall(s.assemble());
+    PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+  }
+  double flux_scale = 0.0;
+  PetscCall(s.compute_rhs(velocity, dt, &flux_scale));
+  PetscReal rhs_norm = 0.0, rtol = 0.0;
+  PetscCall(VecNorm(s.rhs, NORM_2, &rhs_norm));
+  PetscCall(KSPGetTolerances(s.ksp, &rtol, nullptr, nullptr, nullptr));
+  PetscInt iterations = 0;
+  PetscReal residual = rhs_norm;
+  // An overflowing norm would make the test below pass (Inf <= Inf) and skip the projection.
+  if (!std::isfinite(flux_scale) || !std::isfinite(static_cast<double>(rhs_norm)))
+    PetscCall(stop_non_finite_solve(grid, "pressure solve",
+                                    "cannot measure its right-hand side (the norm overflows)",
+                                    velocity, nullptr));
+  if (rhs_norm <= rtol * flux_scale) {
+    // u* is already divergence-free to the solver tolerance, measured against the fluxes that
+    // make up its divergence: the pressure of this projection is zero and u stays as it is.
+    // Solving would only chase round-off, from a previous pressure that is no guess for zero.
+    PetscCall(VecSet(s.pressure, 0.0));
+  } else {
+    // The pressure scales with 1/dt for a given u*, so the previous one is rescaled to the
+    // current step before it serves as the initial guess.
+    if (s.last_dt > 0.0 && s.last_dt != dt) PetscCall(VecScale(s.pressure, s.last_dt / dt));
+    KrylovOutcome outcome;
+    PetscCall(solve_krylov(s.ksp, s.rhs, s.pressure, &outcome));
+    const KSPConvergedReason reason = outcome.reason;
+    iterations = outcome.iterations;
+    residual = outcome.residual_norm;
+    if (reason == KSP_DIVERGED_NANORINF)
+      PetscCall(stop_non_finite_solve(grid, "pressure solve", "stopped with DIVERGED_NANORINF",
+                                      velocity, s.pressure));
+    // A pressure that did not converge leaves a divergent velocity behind, which the following
+    // steps would advect as if it were physical; stopping is the honest outcome.
+    PetscCheck(reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,
+               "the pressure solve did not converge: %s after %" PetscInt_FMT
+               " iterations, residual norm %g (see -pressure_ksp_monitor, -pressure_ksp_max_it, "
+               "-pressure_pc_type)",
+               KSPConvergedReasons[reason], iterations, static_cast<double>(residual));
+    PetscCall(s.subtract_gradient(velocity, dt));
+  }
+  s.last_dt = dt;
+  if (stats) {
+    stats->iterations = iterations;
+    stats->residual_norm = residual;
+    PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence));
+  }
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
