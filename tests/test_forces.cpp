@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "forces.hpp"
+#include "sources.hpp"
 #include "initial_conditions.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"

@@ -14,6 +14,7 @@
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"
+#include "sources.hpp"
 #include "grid.hpp"
 #include "hdf5_writer.hpp"
 #include "in_situ.hpp"

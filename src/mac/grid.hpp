@@ -150,6 +150,12 @@ public:
   double sample_position(int axis, PetscInt index, int stagger_axis) const {
     return stagger_axis == axis ? face_position(axis, index) : cell_center(axis, index);
   }
+  /// Centre of the face normal to axis c stored at (i, j, k): where velocity component c lives.
+  void face_center(int c, PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
+    x[0] = sample_position(0, i, c);
+    x[1] = sample_position(1, j, c);
+    x[2] = sample_position(2, k, c);
+  }
 
   /// Counts the decomposition's halo traffic (collective; a loop over ghost layers, run once).
   PetscErrorCode describe(Decomposition* decomposition) const;

@@ -1,58 +1,46 @@
-// Sources and forces (DESIGN.md step 2; Stam §2.2 step 1; Cline et al. §9.3; Fedkiw et al. 2001).
-// velocity += dt f on every free face (SolidMask::fixed_face faces are left alone), with
-//   gravity                 f = g
-//   buoyancy                f = (-alpha density + beta (T - T_amb)) up   (cell centres -> faces)
-//   vorticity confinement   f = epsilon h (N x omega), N = grad|omega| / |grad|omega||
-//   wind                    u = (1 - rate dt) u + rate dt w   (in a region or everywhere)
-//   force regions           f = acceleration inside the region
-// and scalar sources (set or add a value in a region, optionally with a velocity).
+// The forces of DESIGN.md step 2 (Stam §2.2 step 1; Cline et al. §9.3; Fedkiw, Stam & Jensen
+// 2001), on every free face of the MAC grid (SolidMask::fixed_face faces are left alone):
+//
+//   f_c = g_c                                   gravity                gravity.hpp
+//       + 1/2 (b(idx - e_c) + b(idx)) up_c      buoyancy               buoyancy.hpp
+//       + 1/2 (F_c(idx - e_c) + F_c(idx))       vorticity confinement  vorticity_confinement.hpp
+//       + a_c in every force region             force regions          force_regions.hpp
+//   u_c <- u_c + dt f_c                         (only where f_c != 0: a zero force is no update,
+//                                                the face keeps its bits, a signed zero included)
+//   u_c <- (1 - r) u_c + r w_c                  wind, r = min(1, rate dt)   wind.hpp
+//
+// Every force is evaluated from the state on entry (the ghosted local vectors), so no force sees
+// another one's increment; they are summed face by face in the order above, which fixes the bits
+// of f on any number of ranks. The scalar sources and dissipation are in sources.hpp.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <vector>
 
+#include "force.hpp"
 #include "job.hpp"
-#include "solids.hpp"
+#include "petsc_handle.hpp"
+#include "wind.hpp"
 
 namespace sf {
 
 class Forces {
 public:
-  /// Resolves scalar names (buoyancy) against `scalars` and prepares work vectors. Collective.
+  /// Builds the job's forces in the order above: resolves scalar names (buoyancy), checks the
+  /// halo (confinement) and prepares work vectors. Collective.
   PetscErrorCode setup(const Grid& grid, const ForcesConfig& config, const SolidMask& solids,
                        const std::vector<ScalarConfig>& scalars);
-  /// Adds dt f to the global velocity. `velocity` and `scalars` must have their ghosts filled.
-  /// Collective.
+  /// Adds dt f to the global velocity, then applies the wind. `velocity` and `scalars` must have
+  /// their ghosts filled. Collective.
   PetscErrorCode apply(Field& velocity, const std::vector<Field>& scalars, double dt);
 
 private:
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
-  ForcesConfig config_;
-  int density_index_ = -1;      // index into scalars, or -1
-  int temperature_index_ = -1;  // index into scalars, or -1
-  Field vorticity_magnitude_;   // |omega| at cell centres, with a halo for its gradient
-
-  /// Fills confinement_force_ from the ghosted velocity. Collective (halo exchange of |omega|).
-  PetscErrorCode compute_confinement(const Field& velocity);
-
-  // The confinement force epsilon h (N x omega) at cell centres, 3 components per cell (omega
-  // until |omega| is known, then the force; in 2D the third is 0), on the owned cells plus the
-  // layer below them on every axis (where that layer is inside the domain or across a periodic
-  // boundary). A face's lower cell is in that layer, so the owner computes the force there itself
-  // (same formula, same exchanged inputs, same bits as its neighbour) instead of exchanging a
-  // force field.
-  IndexBox confinement_box_;
-  std::vector<PetscScalar> confinement_force_;
+  std::vector<std::unique_ptr<Force>> forces_;  // summed in this order
+  std::optional<Wind> wind_;
+  OwnedVec sum_;  // f on the faces (face DM, global layout), when any force acts
 };
-
-/// Applies the sources of `config` to `scalar` (and, for sources with a velocity, to the free
-/// faces of `velocity` inside the region). Works on global vectors. Collective only through PETSc
-/// array access (no communication).
-PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& velocity,
-                             const SolidMask& solids, double dt);
-
-/// s /= 1 + dt a in every owned cell (Stam's dissipation; solid cells too, which nothing enters
-/// or leaves, so their value never matters). Does nothing when a == 0.
-PetscErrorCode dissipate(Field& scalar, double rate, double dt);
 
 }  // namespace sf

@@ -1,0 +1,24 @@
+// Force regions: a user acceleration a inside a region, f_c += a_c on every free face whose
+// centre lies inside it (jobs/README.md "forces.regions"); overlapping regions add, in job order.
+#pragma once
+
+#include <vector>
+
+#include "force.hpp"
+#include "job.hpp"
+
+namespace sf {
+
+class ForceRegions : public Force {
+public:
+  ForceRegions(const Grid& grid, const SolidMask& solids, std::vector<ForceRegion> regions)
+      : grid_(grid), solids_(solids), regions_(std::move(regions)) {}
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+
+private:
+  const Grid& grid_;
+  const SolidMask& solids_;
+  std::vector<ForceRegion> regions_;
+};
+
+}  // namespace sf

@@ -1,0 +1,81 @@
+// Scalar sources and dissipation (Stam 1999 §2.4; DESIGN.md step 2 and the end of the step).
+//
+// Sources: in the fluid cells whose centre lies in the source region, s = v (Set) or s += v dt
+// (Add); a source with a velocity also sets u_c = v_c on the free faces whose centre lies in the
+// region. Sources apply in job order, so a later one wins where Set regions overlap.
+// Dissipation: s <- s / (1 + dt a) in every owned cell.
+#include "sources.hpp"
+
+#include <algorithm>
+
+#include "region.hpp"
+
+namespace sf {
+
+PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& velocity,
+                             const SolidMask& solids, double dt) {
+  PetscFunctionBeginUser;
+  if (config.sources.empty()) PetscFunctionReturn(0);
+  const Grid& grid = scalar.grid();
+  PetscCheck(&velocity.grid() == &grid, grid.comm(), PETSC_ERR_ARG_WRONG,
+             "apply_sources: scalar \"%s\" and the velocity live on different grids",
+             scalar.name().c_str());
+  const int dim = grid.dim();
+  const bool blows = std::any_of(config.sources.begin(), config.sources.end(),
+                                 [](const ScalarSource& source) { return source.has_velocity; });
+
+  PetscScalar* s_data;
+  ArrayView s;
+  PetscCall(VecGetArray(scalar.global(), &s_data));
+  PetscCall(grid.global_view(scalar.dm(), s_data, &s));
+  PetscScalar* u_data = nullptr;
+  ArrayView u;
+  if (blows) {
+    PetscCall(VecGetArray(velocity.global(), &u_data));
+    PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+  }
+  // Sources are applied in job order, so a later source wins where Set regions overlap.
+  for (const ScalarSource& source : config.sources) {
+    const bool set = source.mode == ScalarSource::Mode::Set;
+    const double increment = source.value * dt;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (solids.solid(i, j, k)) return;
+      const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
+      if (!region_contains(source.region, x, dim)) return;
+      s(i, j, k) = set ? source.value : s(i, j, k) + increment;
+    });
+    if (!source.has_velocity) continue;
+    for (int c = 0; c < dim; ++c) {
+      const double value = source.velocity[c];
+      for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+        if (solids.fixed_face(c, i, j, k)) return;
+        double x[3];
+        grid.face_center(c, i, j, k, x);
+        if (region_contains(source.region, x, dim)) u(i, j, k, c) = value;
+      });
+    }
+  }
+  if (blows) PetscCall(VecRestoreArray(velocity.global(), &u_data));
+  PetscCall(VecRestoreArray(scalar.global(), &s_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode dissipate(Field& scalar, double rate, double dt) {
+  PetscFunctionBeginUser;
+  const Grid& grid = scalar.grid();
+  PetscCheck(rate >= 0.0 && dt >= 0.0, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
+             "dissipation of \"%s\" needs rate >= 0 and dt >= 0, got rate %g, dt %g",
+             scalar.name().c_str(), rate, dt);
+  if (rate == 0.0) PetscFunctionReturn(0);
+  const double denominator = 1.0 + dt * rate;
+  PetscScalar* data;
+  ArrayView s;
+  PetscCall(VecGetArray(scalar.global(), &data));
+  PetscCall(grid.global_view(scalar.dm(), data, &s));
+  for_each_index(grid.owned_cells(),
+                 [&](PetscInt i, PetscInt j, PetscInt k) { s(i, j, k) /= denominator; });
+  PetscCall(VecRestoreArray(scalar.global(), &data));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf

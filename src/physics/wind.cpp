@@ -1,0 +1,32 @@
+#include "wind.hpp"
+
+#include <algorithm>
+
+#include "force.hpp"
+#include "region.hpp"
+
+namespace sf {
+
+PetscErrorCode Wind::apply(Field& velocity, double dt) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = grid_;
+  const int dim = grid.dim();
+  const double relax = std::min(1.0, config_.rate * dt);
+  const bool everywhere = !config_.has_region;
+  PetscScalar* u_data;
+  ArrayView u;
+  PetscCall(VecGetArray(velocity.global(), &u_data));
+  PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+  for_each_free_face(grid, solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+    if (!everywhere) {
+      double x[3];
+      grid.face_center(c, i, j, k, x);
+      if (!region_contains(config_.region, x, dim)) return;
+    }
+    u(i, j, k, c) = (1.0 - relax) * u(i, j, k, c) + relax * config_.velocity[c];
+  });
+  PetscCall(VecRestoreArray(velocity.global(), &u_data));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
