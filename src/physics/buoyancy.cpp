@@ -51,12 +51,10 @@ private:
 
 }  // namespace
 
-PetscErrorCode Buoyancy::setup(const Grid& grid, const SolidMask& solids,
-                               const BuoyancyConfig& config,
+PetscErrorCode Buoyancy::setup(const Grid& grid, const BuoyancyConfig& config,
                                const std::vector<ScalarConfig>& scalars) {
   PetscFunctionBeginUser;
   grid_ = &grid;
-  solids_ = &solids;
   config_ = config;
   PetscCall(resolve_scalar(grid.comm(), scalars, config.density_scalar, config.alpha, "density",
                            "alpha", &density_index_));
@@ -85,7 +83,7 @@ PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& sum) {
     if (temperature.present()) b += beta * (temperature(i, j, k) - ambient);
     return b;
   };
-  for_each_free_face(grid, *solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  for_each_owned_face(grid, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
     const PetscInt di = c == 0, dj = c == 1, dk = c == 2;
     sum(i, j, k, c) += 0.5 * (buoyancy_at(i - di, j - dj, k - dk) + buoyancy_at(i, j, k)) *
                        config_.up[c];

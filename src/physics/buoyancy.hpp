@@ -13,7 +13,7 @@ class Buoyancy : public Force {
 public:
   /// Resolves the density and temperature scalars by name; a name that matches no scalar is an
   /// error unless its coefficient is zero (then the term is dropped). Collective.
-  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const BuoyancyConfig& config,
+  PetscErrorCode setup(const Grid& grid, const BuoyancyConfig& config,
                        const std::vector<ScalarConfig>& scalars);
   /// True when at least one term acts (a scalar was found for it).
   bool acts() const { return density_index_ >= 0 || temperature_index_ >= 0; }
@@ -21,7 +21,6 @@ public:
 
 private:
   const Grid* grid_ = nullptr;
-  const SolidMask* solids_ = nullptr;
   BuoyancyConfig config_;
   int density_index_ = -1;      // index into the scalars, or -1
   int temperature_index_ = -1;  // index into the scalars, or -1

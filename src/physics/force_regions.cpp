@@ -7,7 +7,7 @@ namespace sf {
 PetscErrorCode ForceRegions::add_to(const ForceState&, const ArrayView& sum) {
   PetscFunctionBeginUser;
   const int dim = grid_.dim();
-  for_each_free_face(grid_, solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  for_each_owned_face(grid_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
     double x[3];
     grid_.face_center(c, i, j, k, x);
     for (const ForceRegion& region : regions_)

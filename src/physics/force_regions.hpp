@@ -11,13 +11,12 @@ namespace sf {
 
 class ForceRegions : public Force {
 public:
-  ForceRegions(const Grid& grid, const SolidMask& solids, std::vector<ForceRegion> regions)
-      : grid_(grid), solids_(solids), regions_(std::move(regions)) {}
+  ForceRegions(const Grid& grid, std::vector<ForceRegion> regions)
+      : grid_(grid), regions_(std::move(regions)) {}
   PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
 
 private:
   const Grid& grid_;
-  const SolidMask& solids_;
   std::vector<ForceRegion> regions_;
 };
 

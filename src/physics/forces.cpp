@@ -22,19 +22,19 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
 
   const std::array<double, 3>& g = config.gravity;
   if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0)
-    forces_.push_back(std::make_unique<Gravity>(grid, solids, g));
+    forces_.push_back(std::make_unique<Gravity>(grid, g));
   if (config.buoyancy.enabled) {
     auto buoyancy = std::make_unique<Buoyancy>();
-    PetscCall(buoyancy->setup(grid, solids, config.buoyancy, scalars));
+    PetscCall(buoyancy->setup(grid, config.buoyancy, scalars));
     if (buoyancy->acts()) forces_.push_back(std::move(buoyancy));
   }
   if (config.vorticity_confinement > 0.0) {
     auto confinement = std::make_unique<VorticityConfinement>();
-    PetscCall(confinement->setup(grid, solids, config.vorticity_confinement));
+    PetscCall(confinement->setup(grid, config.vorticity_confinement));
     forces_.push_back(std::move(confinement));
   }
   if (!config.regions.empty())
-    forces_.push_back(std::make_unique<ForceRegions>(grid, solids, config.regions));
+    forces_.push_back(std::make_unique<ForceRegions>(grid, config.regions));
   if (config.wind.enabled) wind_.emplace(grid, solids, config.wind);
   // One face vector for the sum, 8 bytes per face: the price of keeping the forces apart while
   // u += dt f still adds one sum, with the bits of the fused loop it replaced.

@@ -9,13 +9,11 @@ namespace sf {
 
 class Gravity : public Force {
 public:
-  Gravity(const Grid& grid, const SolidMask& solids, const std::array<double, 3>& g)
-      : grid_(grid), solids_(solids), g_(g) {}
+  Gravity(const Grid& grid, const std::array<double, 3>& g) : grid_(grid), g_(g) {}
   PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
 
 private:
   const Grid& grid_;
-  const SolidMask& solids_;
   std::array<double, 3> g_;
 };
 

@@ -56,11 +56,9 @@ struct Curl {
 
 }  // namespace
 
-PetscErrorCode VorticityConfinement::setup(const Grid& grid, const SolidMask& solids,
-                                           double epsilon) {
+PetscErrorCode VorticityConfinement::setup(const Grid& grid, double epsilon) {
   PetscFunctionBeginUser;
   grid_ = &grid;
-  solids_ = &solids;
   epsilon_ = epsilon;
   PetscCheck(epsilon > 0.0, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "vorticity confinement epsilon must be > 0 where it acts, got %g", epsilon);
@@ -154,7 +152,7 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
   PetscCall(compute(state.velocity));
   const Grid& grid = *grid_;
   const ArrayView force = box_view(box_, force_.data(), 3);
-  for_each_free_face(grid, *solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  for_each_owned_face(grid, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
     // Beyond a non-periodic boundary the cell's force is its mirror image's.
     const PetscInt p[3] = {i, j, k};
     PetscInt below[3] = {i, j, k}, above[3] = {i, j, k};

@@ -27,7 +27,7 @@ namespace sf {
 class VorticityConfinement : public Force {
 public:
   /// Checks epsilon > 0 and the halo (>= 2) and prepares |omega| and the force box. Collective.
-  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, double epsilon);
+  PetscErrorCode setup(const Grid& grid, double epsilon);
   PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
 
 private:
@@ -35,7 +35,6 @@ private:
   PetscErrorCode compute(const Field& velocity);
 
   const Grid* grid_ = nullptr;
-  const SolidMask* solids_ = nullptr;
   double epsilon_ = 0.0;
   Field vorticity_magnitude_;  // |omega| at cell centres, with a halo for its gradient
   // The force F at cell centres, 3 components per cell (omega until |omega| is known, then the
