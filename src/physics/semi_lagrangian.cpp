@@ -13,6 +13,7 @@
 // the DepartureExchange, so the result is the same bits on any rank count and at any CFL number.
 #include "semi_lagrangian.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sf {
@@ -31,10 +32,135 @@ struct PendingTrace {
   PetscInt i, j, k;
 };
 
-
 bool finite_point(const double x[3]) {
   return std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2]);
 }
+
+/// One pass of SemiLagrangian::trace: the RK2 back-trace of each sample point, with the points
+/// whose midpoint or departure point lies beyond the halo queued for their owner rank.
+class TraceRun {
+public:
+  TraceRun(const Grid& grid, const DepartureExchange& exchange, const TracePass& pass, double dt,
+           int width)
+      : grid_(grid), exchange_(exchange), pass_(pass), dt_(dt), dim_(grid.dim()), width_(width),
+        scalar_count_(static_cast<int>(pass.scalars.size())),
+        with_bounds_(pass.bounds != nullptr), axes_(pass.carrier->axes()),
+        values_(static_cast<size_t>(exchange.reply_width())) {}
+
+  IndexBox box_of(int location) const {
+    return location < dim_ ? grid_.owned_faces(location) : grid_.owned_cells();
+  }
+
+  /// First half of a trace: x_m = x - dt/2 u(x), then u(x_m) here or from its owner.
+  void start(const PendingTrace& p) {
+    double x[3], u0[3] = {0.0, 0.0, 0.0}, um[3] = {0.0, 0.0, 0.0};
+    sample_point(p.location, p.i, p.j, p.k, x);
+    if (!pass_.carrier->sample_velocity(x, u0)) {
+      ++lost;
+      return;
+    }
+    double xm[3] = {x[0] - 0.5 * dt_ * u0[0], x[1] - 0.5 * dt_ * u0[1],
+                    dim_ == 3 ? x[2] - 0.5 * dt_ * u0[2] : 0.0};
+    canonical_point(axes_, dim_, xm);
+    if (!finite_point(xm)) {
+      ++lost;
+      return;
+    }
+    if (pass_.carrier->sample_velocity(xm, um)) {
+      finish(p, um);
+    } else {
+      pending_mid.push_back(p);
+      mid_queries.push_back({{xm[0], xm[1], xm[2]}, kVelocityVector, exchange_.owner(xm)});
+    }
+  }
+
+  /// Second half of a trace, once u(x_m) is known: x_d, then the value there.
+  void finish(const PendingTrace& p, const double u_mid[3]) {
+    double x[3];
+    sample_point(p.location, p.i, p.j, p.k, x);
+    double xd[3] = {x[0] - dt_ * u_mid[0], x[1] - dt_ * u_mid[1],
+                    dim_ == 3 ? x[2] - dt_ * u_mid[2] : 0.0};
+    canonical_point(axes_, dim_, xd);
+    if (!finite_point(xd)) {
+      ++lost;  // no owner can answer a point that is nowhere; agreed on by trace()
+      return;
+    }
+    if (sample_target(p.location, with_bounds_, xd, values_.data())) {
+      store(p, values_.data());
+    } else {
+      pending_departure.push_back(p);
+      departure_queries.push_back({{xd[0], xd[1], xd[2]},
+                                   p.location + (with_bounds_ ? kWithBounds : 0),
+                                   exchange_.owner(xd)});
+    }
+  }
+
+  /// Writes the values of the point's quantity (and with bounds their ranges) to the results.
+  void store(const PendingTrace& p, const double* values) const {
+    const int count = p.location < dim_ ? 1 : scalar_count_;
+    if (p.location < dim_) {
+      pass_.velocity_out(p.i, p.j, p.k, p.location) = values[0];
+    } else {
+      for (int s = 0; s < scalar_count_; ++s) pass_.scalars_out[s](p.i, p.j, p.k) = values[s];
+    }
+    if (with_bounds_) {
+      double* b = &(*pass_.bounds)[p.location]
+                                  [2 * count * box_offset(box_of(p.location), p.i, p.j, p.k)];
+      for (int n = 0; n < count; ++n) {
+        b[2 * n] = values[width_ + n];
+        b[2 * n + 1] = values[2 * width_ + n];
+      }
+    }
+  }
+
+  /// The owner's side of both rounds.
+  bool answer(const double x[3], int kind, double* out) const {
+    if (kind == kVelocityVector) return pass_.carrier->sample_velocity(x, out);
+    return sample_target(kind & ~kWithBounds, (kind & kWithBounds) != 0, x, out);
+  }
+
+  std::vector<PendingTrace> pending_mid, pending_departure;
+  std::vector<RemoteQuery> mid_queries, departure_queries;
+  // Owned points that cannot be traced: their own velocity is not local (impossible with
+  // halo >= 1) or a non-finite velocity sent them nowhere.
+  PetscInt lost = 0;
+
+private:
+  void sample_point(int location, PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
+    const int stagger = location < dim_ ? location : -1;
+    x[0] = grid_.sample_position(0, i, stagger);
+    x[1] = grid_.sample_position(1, j, stagger);
+    x[2] = dim_ == 3 ? grid_.sample_position(2, k, stagger) : 0.0;
+  }
+
+  /// Interpolates the quantity of `location` at x into out[0 .. width); with bounds also their
+  /// ranges into out[width .. 3 width). False if the stencil is not local.
+  bool sample_target(int location, bool bounded, const double x[3], double* out) const {
+    if (location < dim_) {
+      if (!pass_.velocity->sample(location, location, x, &out[0])) return false;
+      return !bounded ||
+             pass_.velocity->bounds(location, location, x, &out[width_], &out[2 * width_]);
+    }
+    // Scalars share the cell DM, so one stencil serves them all.
+    Stencil stencil;
+    if (!pass_.scalars[0].locate(-1, x, &stencil)) return false;
+    for (int s = 0; s < scalar_count_; ++s) {
+      out[s] = pass_.scalars[s].interpolate(0, stencil);
+      if (bounded && !pass_.scalars[s].bounds(0, -1, x, &out[width_ + s], &out[2 * width_ + s]))
+        return false;
+    }
+    return true;
+  }
+
+  const Grid& grid_;
+  const DepartureExchange& exchange_;
+  const TracePass& pass_;
+  const double dt_;
+  const int dim_, width_, scalar_count_;
+  const bool with_bounds_;
+  const AxisInfo* axes_;
+  std::vector<double> values_;  // one reply's worth, reused by every local departure point
+};
 
 }  // namespace
 
@@ -56,131 +182,34 @@ PetscErrorCode SemiLagrangian::setup(const Grid& grid, const SolidMask& solids,
 PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt* remote) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
-  const int dim = grid.dim();
-  const int scalar_count = static_cast<int>(pass.scalars.size());
-  const int width = std::max(dim, scalar_count_);
-  const int reply_width = exchange_.reply_width();
-  const AxisInfo* axes = pass.carrier->axes();
-  const bool with_bounds = pass.bounds != nullptr;
-
-  auto sample_point = [&](int location, PetscInt i, PetscInt j, PetscInt k, double x[3]) {
-    const int stagger = location < dim ? location : -1;
-    x[0] = grid.sample_position(0, i, stagger);
-    x[1] = grid.sample_position(1, j, stagger);
-    x[2] = dim == 3 ? grid.sample_position(2, k, stagger) : 0.0;
-  };
-  auto box_of = [&](int location) {
-    return location < dim ? grid.owned_faces(location) : grid.owned_cells();
-  };
-  // Interpolates the quantity of `location` at x into out[0 .. width); with bounds also their
-  // ranges into out[width .. 3 width). False if the stencil is not local.
-  auto sample_target = [&](int location, bool bounded, const double x[3], double* out) {
-    if (location < dim) {
-      if (!pass.velocity->sample(location, location, x, &out[0])) return false;
-      return !bounded ||
-             pass.velocity->bounds(location, location, x, &out[width], &out[2 * width]);
-    }
-    // Scalars share the cell DM, so one stencil serves them all.
-    Stencil stencil;
-    if (!pass.scalars[0].locate(-1, x, &stencil)) return false;
-    for (int s = 0; s < scalar_count; ++s) {
-      out[s] = pass.scalars[s].interpolate(0, stencil);
-      if (bounded && !pass.scalars[s].bounds(0, -1, x, &out[width + s], &out[2 * width + s]))
-        return false;
-    }
-    return true;
-  };
-  auto store = [&](int location, PetscInt i, PetscInt j, PetscInt k, const double* values) {
-    const int count = location < dim ? 1 : scalar_count;
-    if (location < dim) {
-      pass.velocity_out(i, j, k, location) = values[0];
-    } else {
-      for (int s = 0; s < scalar_count; ++s) pass.scalars_out[s](i, j, k) = values[s];
-    }
-    if (with_bounds) {
-      double* b = &(*pass.bounds)[location][2 * count * box_offset(box_of(location), i, j, k)];
-      for (int n = 0; n < count; ++n) {
-        b[2 * n] = values[width + n];
-        b[2 * n + 1] = values[2 * width + n];
-      }
-    }
-  };
-
-  std::vector<PendingTrace> pending_mid, pending_departure;
-  std::vector<RemoteQuery> mid_queries, departure_queries;
-  // Owned points that cannot be traced: their own velocity is not local (impossible with
-  // halo >= 1) or a non-finite velocity sent them nowhere.
-  PetscInt lost = 0;
-  std::vector<double> values(static_cast<size_t>(reply_width));
-
-  // Second half of a trace, once u(x_m) is known: x_d, then the value there.
-  auto finish = [&](const PendingTrace& p, const double u_mid[3]) {
-    double x[3];
-    sample_point(p.location, p.i, p.j, p.k, x);
-    double xd[3] = {x[0] - dt * u_mid[0], x[1] - dt * u_mid[1],
-                    dim == 3 ? x[2] - dt * u_mid[2] : 0.0};
-    canonical_point(axes, dim, xd);
-    if (!finite_point(xd)) {
-      ++lost;  // no owner can answer a point that is nowhere; agreed on below
-      return;
-    }
-    if (sample_target(p.location, with_bounds, xd, values.data())) {
-      store(p.location, p.i, p.j, p.k, values.data());
-    } else {
-      pending_departure.push_back(p);
-      departure_queries.push_back({{xd[0], xd[1], xd[2]},
-                                   p.location + (with_bounds ? kWithBounds : 0),
-                                   exchange_.owner(xd)});
-    }
-  };
-
-  const int locations = dim + (scalar_count > 0 ? 1 : 0);
+  TraceRun run(grid, exchange_, pass, dt, std::max(grid.dim(), scalar_count_));
+  // First the local halves: every owned point traced as far as the halo allows.
+  const int locations = grid.dim() + (pass.scalars.empty() ? 0 : 1);
   for (int location = 0; location < locations; ++location) {
-    for_each_index(box_of(location), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (location < dim && solids_->fixed_face(location, i, j, k)) return;
-      double x[3], u0[3] = {0.0, 0.0, 0.0}, um[3] = {0.0, 0.0, 0.0};
-      sample_point(location, i, j, k, x);
-      if (!pass.carrier->sample_velocity(x, u0)) {
-        ++lost;
-        return;
-      }
-      double xm[3] = {x[0] - 0.5 * dt * u0[0], x[1] - 0.5 * dt * u0[1],
-                      dim == 3 ? x[2] - 0.5 * dt * u0[2] : 0.0};
-      canonical_point(axes, dim, xm);
-      if (!finite_point(xm)) {
-        ++lost;
-        return;
-      }
-      const PendingTrace p{location, i, j, k};
-      if (pass.carrier->sample_velocity(xm, um)) {
-        finish(p, um);
-      } else {
-        pending_mid.push_back(p);
-        mid_queries.push_back({{xm[0], xm[1], xm[2]}, kVelocityVector, exchange_.owner(xm)});
-      }
+    for_each_index(run.box_of(location), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (location < grid.dim() && solids_->fixed_face(location, i, j, k)) return;
+      run.start(PendingTrace{location, i, j, k});
     });
   }
   const PetscInt remote_here =
-      static_cast<PetscInt>(pending_mid.size() + pending_departure.size());
+      static_cast<PetscInt>(run.pending_mid.size() + run.pending_departure.size());
 
-  // The owner's side of both rounds.
-  const DepartureExchange::Answer answer = [&](const double x[3], int kind, double* out) {
-    if (kind == kVelocityVector) return pass.carrier->sample_velocity(x, out);
-    return sample_target(kind & ~kWithBounds, (kind & kWithBounds) != 0, x, out);
+  // Then the two remote rounds: the midpoint velocities, then the departure values.
+  const DepartureExchange::Answer answer = [&run](const double x[3], int kind, double* out) {
+    return run.answer(x, kind, out);
   };
-
+  const int reply_width = exchange_.reply_width();
   std::vector<double> replies;
   PetscInt failures_mid = 0, failures_departure = 0;
-  PetscCall(exchange_.resolve(mid_queries, answer, &replies, &failures_mid));
-  for (size_t n = 0; n < pending_mid.size(); ++n) finish(pending_mid[n], &replies[reply_width * n]);
-  PetscCall(exchange_.resolve(departure_queries, answer, &replies, &failures_departure));
-  for (size_t n = 0; n < pending_departure.size(); ++n) {
-    const PendingTrace& p = pending_departure[n];
-    store(p.location, p.i, p.j, p.k, &replies[reply_width * n]);
-  }
+  PetscCall(exchange_.resolve(run.mid_queries, answer, &replies, &failures_mid));
+  for (size_t n = 0; n < run.pending_mid.size(); ++n)
+    run.finish(run.pending_mid[n], &replies[reply_width * n]);
+  PetscCall(exchange_.resolve(run.departure_queries, answer, &replies, &failures_departure));
+  for (size_t n = 0; n < run.pending_departure.size(); ++n)
+    run.store(run.pending_departure[n], &replies[reply_width * n]);
 
   // One reduction gives the report and the consistency check on every rank alike.
-  PetscInt local[2] = {remote_here, lost + failures_mid + failures_departure}, global[2];
+  PetscInt local[2] = {remote_here, run.lost + failures_mid + failures_departure}, global[2];
   PetscCallMPI(MPI_Allreduce(local, global, 2, MPIU_INT, MPI_SUM, grid.comm()));
   PetscCheck(global[1] == 0, grid.comm(), PETSC_ERR_PLIB,
              "advection: %" PetscInt_FMT " departure points could not be evaluated by their owner",
