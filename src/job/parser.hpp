@@ -436,4 +436,9 @@ public:
   }
 };
 
+/// Collective on `comm`: throws the same JobError (of grid.cells at `cells_line`) on every rank
+/// when the ranks sharing some node would need more memory than that node has available
+/// (memory_check.cpp).
+void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, int cells_line);
+
 }  // namespace sf::job_detail
