@@ -1,8 +1,8 @@
-// The time loop: dt selection, one step in Stam's order, output on schedule, diagnostics.
+// The time loop: dt selection, one step in Stam's order, output when the schedule says it is due
+// (schedule.hpp), diagnostics.
 #include "simulation.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "health.hpp"
@@ -37,32 +37,11 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   const std::vector<std::string> directories = {job.output.directory,
                                                 checkpointer_.directory()};
   PetscCall(lock_.acquire(comm, directories, job.name, job.source));
+  RunState resumed;
   if (restart.empty())
     PetscCall(clear_earlier_output(comm, directories, job.name, job.output.overwrite));
-  if (!restart.empty()) {
-    std::string path = restart;
-    RunState state;
-    if (restart == "latest")
-      PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), &state,
-                                          &path));
-    else
-      PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), &state));
-    time_ = state.time;
-    step_ = state.step;
-    frame_ = state.next_frame;
-    // A new output interval (allowed on restart) counts output times afresh from now.
-    const double interval = job.output.interval;
-    if (interval != state.output_interval && interval > 0.0) {
-      frame_ = static_cast<PetscInt>(std::floor(time_ / interval));
-      while (static_cast<double>(frame_) * interval <= time_) ++frame_;
-    }
-    projection_->set_last_dt(state.last_dt);
-    PetscCall(writer_.resume(state.frame_times, scalars_, true));
-    restarted_ = true;
-    PetscCall(PetscPrintf(comm, "stablefluids: restarting from %s at step %" PetscInt_FMT
-                                ", t = %.17g\n",
-                          path.c_str(), step_, time_));
-  }
+  else
+    PetscCall(resume(restart, &resumed));
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
                       restarted_));
@@ -78,9 +57,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   const int cell_exchanges = 2 * static_cast<int>(scalars_.size()) +
                              (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
   PetscCall(log_.report_decomposition(decomposition, 4, cell_exchanges));
-  const double every = job.checkpoint.every_time;
-  next_checkpoint_time_ = every > 0.0 ? (std::floor(time_ / every) + 1.0) * every : HUGE_VAL;
-  last_checkpoint_wall_ = MPI_Wtime();
+  // Last of the set-up that takes time (ParaView's start above): the wall clock between
+  // checkpoints starts here.
+  schedule_.setup(comm, job, time_, restarted_ ? &resumed : nullptr, in_situ_.get());
 
   const auto procs = grid_.process_grid();
   PetscCall(PetscPrintf(comm,
@@ -91,6 +70,25 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                         STABLEFLUIDS_VERSION, job.name.c_str(), job.source.c_str(), grid_.dim(),
                         grid_.cells(0), grid_.cells(1), grid_.cells(2), grid_.halo(), procs[0],
                         procs[1], procs[2], solids_.solid_cells()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
+  PetscFunctionBeginUser;
+  std::string path = restart;
+  if (restart == "latest")
+    PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), state,
+                                        &path));
+  else
+    PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), state));
+  time_ = state->time;
+  step_ = state->step;
+  projection_->set_last_dt(state->last_dt);
+  PetscCall(writer_.resume(state->frame_times, scalars_, true));
+  restarted_ = true;
+  PetscCall(PetscPrintf(grid_.comm(), "stablefluids: restarting from %s at step %" PetscInt_FMT
+                                      ", t = %.17g\n",
+                        path.c_str(), step_, time_));
   PetscFunctionReturn(0);
 }
 
@@ -191,17 +189,44 @@ PetscErrorCode Simulation::stable_dt(double* dt, double* max_velocity) const {
   if (time.cfl <= 0.0) {
     *dt = time.dt;
   } else {
-    double h = grid_.spacing(0);
-    for (int a = 1; a < grid_.dim(); ++a) h = std::min(h, grid_.spacing(a));
-    *dt = *max_velocity > 0.0 ? time.cfl * h / *max_velocity : time.dt_max;
+    *dt = *max_velocity > 0.0 ? time.cfl * min_spacing() / *max_velocity : time.dt_max;
     *dt = std::clamp(*dt, time.dt_min, time.dt_max);
   }
   PetscFunctionReturn(0);
 }
 
-double Simulation::next_output_time() const {
-  const double interval = job_->output.interval;
-  return interval > 0.0 ? static_cast<double>(frame_) * interval : HUGE_VAL;
+double Simulation::min_spacing() const {
+  double h = grid_.spacing(0);
+  for (int a = 1; a < grid_.dim(); ++a) h = std::min(h, grid_.spacing(a));
+  return h;
+}
+
+PetscErrorCode Simulation::choose_dt(double* dt, std::optional<double>* lands_on,
+                                     StepReport* report) {
+  PetscFunctionBeginUser;
+  const double end = job_->time.end;
+  PetscCall(stable_dt(dt, &report->max_velocity));
+  // Shorten the step to land exactly on the next output time or the end; a step that would
+  // stop just short of it (within a millionth of dt) is stretched onto it instead of leaving
+  // a sliver step behind.
+  const double target = std::min(schedule_.next_output_time(), end);
+  lands_on->reset();
+  if (time_ + *dt * (1.0 + 1e-6) >= target) {
+    *dt = target - time_;
+    *lands_on = target;
+  }
+  // Both are decided from reductions and the job, so every rank stops here together.
+  PetscCheck(time_ + *dt > time_, grid_.comm(), PETSC_ERR_FP,
+             "the time step dt = %g no longer advances t = %.17g (max |u| = %g; dt_min is %g): "
+             "the run cannot reach time.end. The run stops here; the newest checkpoint is "
+             "untouched.",
+             *dt, time_, report->max_velocity, job_->time.dt_min);
+  PetscCheck(step_ < kMaxSteps, grid_.comm(), PETSC_ERR_SUP,
+             "the run reached step %" PetscInt_FMT ", the most that checkpoint names hold "
+             "(8 digits), before time.end = %g (t = %g); raise time.dt_min or time.cfl",
+             step_, end, time_);
+  report->cfl = report->max_velocity * *dt / min_spacing();
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode Simulation::write_frame() {
@@ -219,9 +244,8 @@ PetscErrorCode Simulation::write_frame() {
 PetscErrorCode Simulation::run_in_situ(double* seconds) {
   PetscFunctionBeginUser;
   *seconds = 0.0;
-  if (!in_situ_) PetscFunctionReturn(0);
   bool due = false;
-  PetscCall(in_situ_->due(step_, time_, &due));
+  PetscCall(schedule_.in_situ_due(step_, time_, &due));
   if (!due) PetscFunctionReturn(0);
   const double start = MPI_Wtime();
   PetscCall(timers_.begin(Stage::InSitu));
@@ -280,120 +304,85 @@ PetscErrorCode Simulation::check_state(const char* when, PetscInt step, double d
           describe(bad, grid_.dim()).c_str(), when, step, time_, why.c_str(), dump.c_str());
 }
 
-PetscErrorCode Simulation::checkpoint_due(bool* due, int* signal) {
-  PetscFunctionBeginUser;
-  const CheckpointConfig& c = job_->checkpoint;
-  // Rank 0's clock decides the wall-clock criterion, and the signal of any rank counts: one
-  // reduction gives every rank the same answer.
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(grid_.comm(), &rank));
-  const bool wall = rank == 0 && c.every_wall_seconds > 0.0 &&
-                    MPI_Wtime() - last_checkpoint_wall_ >= c.every_wall_seconds;
-  int local[2] = {pending_signal(), wall ? 1 : 0}, global[2] = {0, 0};
-  PetscCallMPI(MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, grid_.comm()));
-  *signal = global[0];
-  *due = global[0] != 0 || global[1] != 0 ||
-         (c.every_steps > 0 && step_ % c.every_steps == 0) || time_ >= next_checkpoint_time_;
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode Simulation::write_checkpoint(std::string* path) {
   PetscFunctionBeginUser;
   RunState state;
   state.time = time_;
   state.step = step_;
   state.last_dt = projection_->last_dt();
-  state.next_frame = frame_;
+  state.next_frame = schedule_.next_frame();
   state.frame_times = writer_.frame_times();
   PetscCall(timers_.begin(Stage::Output));
   PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path));
   PetscCall(timers_.end(Stage::Output));
-  const double every = job_->checkpoint.every_time;
-  if (every > 0.0) next_checkpoint_time_ = (std::floor(time_ / every) + 1.0) * every;
-  last_checkpoint_wall_ = MPI_Wtime();
-  last_checkpoint_step_ = step_;
+  schedule_.checkpoint_written(step_, time_);
   PetscCall(PetscPrintf(grid_.comm(), "  checkpoint at step %" PetscInt_FMT " -> %s\n", step_,
                         path->c_str()));
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Simulation::write_what_is_due(StepReport* report, int* signal) {
+  PetscFunctionBeginUser;
+  PetscCall(run_in_situ(&report->insitu_seconds));
+  // The frame and checkpoint this step owes, timed for the progress line: a step's honest
+  // cost includes them.
+  const double output_start = MPI_Wtime();
+  if (schedule_.frame_due(time_)) PetscCall(write_frame());
+  CheckpointDue checkpoint;
+  PetscCall(schedule_.checkpoint_due(step_, time_, &checkpoint));
+  std::string path;
+  if (checkpoint.why != CheckpointReason::None) PetscCall(write_checkpoint(&path));
+  report->output_seconds = MPI_Wtime() - output_start;
+  *signal = checkpoint.signal;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Simulation::finish(double start, const char* reason) {
+  PetscFunctionBeginUser;
+  if (in_situ_) PetscCall(in_situ_->finalize());
+  PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, reason));
+  PetscFunctionReturn(0);
+}
+
+// The time loop: choose dt, step, check the state, and do what the schedule says is due.
 PetscErrorCode Simulation::run(int* interrupted) {
   PetscFunctionBeginUser;
   if (interrupted) *interrupted = 0;
   const double start = MPI_Wtime();
   if (!restarted_) {
-    if (job_->output.initial_frame) PetscCall(write_frame());
-    frame_ = 1;
+    if (schedule_.initial_frame_due()) PetscCall(write_frame());
     double seconds;
     PetscCall(run_in_situ(&seconds));
   }
-  const double end = job_->time.end;
-  double h = grid_.spacing(0);
-  for (int a = 1; a < grid_.dim(); ++a) h = std::min(h, grid_.spacing(a));
-  const CheckpointConfig& checkpoints = job_->checkpoint;
-  const bool checkpointing = checkpoints.every_steps > 0 || checkpoints.every_time > 0.0 ||
-                             checkpoints.every_wall_seconds > 0.0;
-  while (time_ < end) {
+  while (time_ < job_->time.end) {
     const double step_start = MPI_Wtime();
     StepReport report;
     double dt;
-    PetscCall(stable_dt(&dt, &report.max_velocity));
-    // Shorten the step to land exactly on the next output time or the end; a step that would
-    // stop just short of it (within a millionth of dt) is stretched onto it instead of leaving
-    // a sliver step behind.
-    const double target = std::min(next_output_time(), end);
-    const bool lands = time_ + dt * (1.0 + 1e-6) >= target;
-    if (lands) dt = target - time_;
-    // Both are decided from reductions and the job, so every rank stops here together.
-    PetscCheck(time_ + dt > time_, grid_.comm(), PETSC_ERR_FP,
-               "the time step dt = %g no longer advances t = %.17g (max |u| = %g; dt_min is %g): "
-               "the run cannot reach time.end. The run stops here; the newest checkpoint is "
-               "untouched.",
-               dt, time_, report.max_velocity, job_->time.dt_min);
-    PetscCheck(step_ < kMaxSteps, grid_.comm(), PETSC_ERR_SUP,
-               "the run reached step %" PetscInt_FMT ", the most that checkpoint names hold "
-               "(8 digits), before time.end = %g (t = %g); raise time.dt_min or time.cfl",
-               step_, end, time_);
-    report.cfl = report.max_velocity * dt / h;
+    std::optional<double> lands_on;
+    PetscCall(choose_dt(&dt, &lands_on, &report));
     PetscCall(step(dt, &report));
-    if (lands) time_ = target;  // exactly, despite rounding in time_ + dt
+    if (lands_on) time_ = *lands_on;  // exactly, despite rounding in time_ + dt
     PetscCall(check_state("after step", step_, 0.0));
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
-    PetscCall(run_in_situ(&report.insitu_seconds));
-    // The frame and checkpoint this step owes, timed for the progress line: a step's honest
-    // cost includes them.
-    const double output_start = MPI_Wtime();
-    // k * interval is computed, not accumulated, but still rounds (6 * 0.1 > 0.6): an output
-    // time within a billionth of the interval counts as reached.
-    if (time_ >= next_output_time() - 1e-9 * job_->output.interval) {
-      PetscCall(write_frame());
-      ++frame_;
-    }
-    bool due = false;
     int signal = 0;
-    PetscCall(checkpoint_due(&due, &signal));
-    std::string checkpoint_path;
-    if (due && (checkpointing || signal)) PetscCall(write_checkpoint(&checkpoint_path));
-    report.output_seconds = MPI_Wtime() - output_start;
+    PetscCall(write_what_is_due(&report, &signal));
     PetscCall(log_.record(report));
-    if (signal && !checkpoint_path.empty()) {
+    if (signal) {
       PetscCall(PetscPrintf(grid_.comm(),
                             "stablefluids: %s received; stopped after step %" PetscInt_FMT
                             " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
                             signal_name(signal), step_, time_, job_->source.c_str()));
       if (interrupted) *interrupted = signal;
-      if (in_situ_) PetscCall(in_situ_->finalize());
-      PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, signal_name(signal)));
+      PetscCall(finish(start, signal_name(signal)));
       PetscFunctionReturn(0);
     }
   }
-  if (checkpointing && last_checkpoint_step_ != step_) {
+  if (schedule_.final_checkpoint_due(step_)) {
     std::string path;
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
-  if (in_situ_) PetscCall(in_situ_->finalize());
-  PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, "end"));
+  PetscCall(finish(start, "end"));
   // Formatted here, not by PetscPrintf: PETSc appends a '.' to a %g that prints as an integer
   // ("t = 2."), which reads like a typo in the line a user checks first.
   char end_time[32];

@@ -22,6 +22,7 @@
 #include "projection.hpp"
 #include "run_lock.hpp"
 #include "run_log.hpp"
+#include "schedule.hpp"
 #include "stage_timers.hpp"
 
 namespace sf {
@@ -38,9 +39,10 @@ public:
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job, const std::string& restart = "");
 
   /// Writes the initial frame (if asked and not restarting), steps to the job's end time writing
-  /// frames and checkpoints on the way, prints one progress line per step on rank 0 and the
-  /// timing table at the end. A scheduler signal stops it at the next step boundary with a
-  /// checkpoint (*interrupted becomes the signal). Collective.
+  /// frames, checkpoints and in-situ output when the schedule says they are due, prints one
+  /// progress line per step on rank 0 and the timing table at the end. A scheduler signal stops
+  /// it at the next step boundary with a checkpoint (*interrupted becomes the signal).
+  /// Collective.
   PetscErrorCode run(int* interrupted = nullptr);
 
   /// Writes a checkpoint of the current state. Collective.
@@ -61,8 +63,12 @@ public:
   Vec pressure() const { return projection_->pressure(); }
 
 private:
-  double next_output_time() const;
+  /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
+  /// step, and says so; `state` keeps the rest, from which the schedule resumes. Collective.
+  PetscErrorCode resume(const std::string& restart, RunState* state);
   PetscErrorCode fill_all_ghosts();
+  /// The smallest cell spacing, which the CFL number is measured in.
+  double min_spacing() const;
 
   /// One stage of a step: its name, the clock it runs on (none for the cheap ones, so that the
   /// timing table keeps DESIGN.md's stages) and what it does to the state over dt.
@@ -74,10 +80,23 @@ private:
   /// Builds the step, stage by stage in order (simulation.cpp lists them). Later physics adds
   /// its stages here, at their place, without touching the others.
   void build_step();
+  /// The dt of the next step: stable_dt, made to land exactly on the schedule's next output
+  /// time or the end when it reaches them (*lands_on is then that time), and the
+  /// step's max |u| and CFL number in `report`. Stops the run when dt no longer advances the
+  /// time or the step count runs out. Collective.
+  PetscErrorCode choose_dt(double* dt, std::optional<double>* lands_on, StepReport* report);
   PetscErrorCode write_frame();
-  /// Hands the state to the in-situ analysis if any of it is due now; `seconds` is the time it
-  /// took (0 when nothing was due). Collective.
+  /// Hands the state to the in-situ analysis if the schedule says it is due now; `seconds` is
+  /// the time it took (0 when nothing was due). Collective.
   PetscErrorCode run_in_situ(double* seconds);
+  /// After a step: the in-situ analysis, the frame and the checkpoint the schedule says are due,
+  /// each asked just before it is done (so a deadline or a signal during the frame counts at
+  /// this boundary); their times go into `report`, and *signal is the signal that stops the run,
+  /// or 0. Collective.
+  PetscErrorCode write_what_is_due(StepReport* report, int* signal);
+  /// Ends the run: the in-situ pipelines, the run log (`reason`: "end" or the signal) and the
+  /// timing table, for a run that started at MPI_Wtime `start`. Collective.
+  PetscErrorCode finish(double start, const char* reason);
   /// Stops the run with a message naming the field, the cell and when ("<when> <step>") if any
   /// value of the velocity, a scalar or the pressure is NaN or Inf, or, with dt > 0, a velocity
   /// would carry a departure point more than kMaxDepartureDomains domain lengths in a step of
@@ -87,8 +106,6 @@ private:
   /// A velocity that moves a departure point further than this many domain lengths in one step
   /// has blown up (see check_state).
   static constexpr double kMaxDepartureDomains = 1e6;
-  /// Whether a checkpoint is due after this step (all ranks agree), and which signal arrived.
-  PetscErrorCode checkpoint_due(bool* due, int* signal);
 
   const JobConfig* job_ = nullptr;
   // First, so it is released last: the run owns its output directories until everything in
@@ -109,11 +126,8 @@ private:
   std::vector<StepStage> stages_;  // the step, in order (build_step)
   double time_ = 0.0;
   PetscInt step_ = 0;
-  PetscInt frame_ = 0;  // index of the next output time, t = frame_ * interval
   bool restarted_ = false;
-  double next_checkpoint_time_ = 0.0;  // simulated time of the next time-based checkpoint
-  double last_checkpoint_wall_ = 0.0;  // MPI_Wtime of the last checkpoint (rank 0's clock)
-  PetscInt last_checkpoint_step_ = -1;
+  Schedule schedule_;  // when frames, checkpoints and in-situ output are due; signals
   // Last: ParaView lets go of the fields and the communicator before anything else goes.
   std::unique_ptr<InSitu> in_situ_;
 };
