@@ -62,6 +62,18 @@ constexpr const char* kConventions =
     "Cell i along an axis spans origin + i * spacing to origin + (i + 1) * spacing; face i lies at "
     "origin + i * spacing.";
 
+/// Runs `act` on rank 0 alone; it returns "" when it worked, otherwise why not, which *reason
+/// then holds on rank 0. *all_ok tells every rank whether it worked. Collective.
+template <typename Act>
+PetscErrorCode on_rank_zero(MPI_Comm comm, std::string* reason, bool* all_ok, Act&& act) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) *reason = act();
+  PetscCall(agree(comm, reason->empty(), all_ok));
+  PetscFunctionReturn(0);
+}
+
 /// About the size of a frame on disk: the centred velocity, the cell fields, the solid mask (a
 /// byte per cell), the raw faces and the job text, plus room for HDF5's metadata.
 double frame_bytes(const Grid& grid, const JobConfig& job, size_t scalars, bool with_pressure) {
@@ -212,18 +224,14 @@ PetscErrorCode write_face_datasets(CollectiveFile& out, const Grid& grid, const 
 
 PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
   PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   std::string reason;
-  bool ok = true;
-  if (rank == 0) {
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
     std::error_code code;
     std::filesystem::create_directories(path, code);
-    ok = !code && std::filesystem::is_directory(path);
-    if (!ok) reason = code ? code.message() : "exists and is not a directory";
-  }
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
+    if (!code && std::filesystem::is_directory(path)) return "";
+    return code ? code.message() : "exists and is not a directory";
+  }));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
              path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
   PetscFunctionReturn(0);
@@ -232,26 +240,22 @@ PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
 PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
                                      const std::string& text) {
   PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   std::string reason;
-  bool ok = true;
-  if (rank == 0) {
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
     const std::string temporary = path + ".tmp";
+    bool ok = true;
     {
       std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
       out << text;
       out.flush();
       ok = static_cast<bool>(out);
     }
-    if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) ok = false;
-    if (!ok) {
-      reason = std::strerror(errno);
-      std::remove(temporary.c_str());
-    }
-  }
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
+    if (ok && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return why;
+  }));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
              reason.c_str());
   PetscFunctionReturn(0);
