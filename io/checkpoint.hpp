@@ -22,7 +22,7 @@
 // Checksums (format 2 and later). Every dataset carries a `crc32` attribute: zlib's CRC-32 of its bytes in
 // file order (checksum.hpp; for frame_times, of the first `frames` values, the ones in use), so
 // it does not depend on the ranks that wrote or read it. The root attribute `state_crc32` covers
-// time, step, last_dt, next_frame and frames (checkpoint.cpp, state_checksum). A restart verifies
+// time, step, last_dt, next_frame and frames (checksum.hpp, state_checksum). A restart verifies
 // all of them before using anything: the job text before it is parsed, the fields as they are
 // read. Checkpoints without checksums (format 1, written before them) are refused: their data
 // cannot be told from damaged data.
@@ -98,6 +98,9 @@ private:
   /// the same on every rank; a job mismatch raises an error. Collective.
   PetscErrorCode try_read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
                           Vec pressure, RunState* state, std::string* problem);
+  /// Removes the checkpoints beyond the newest `keep` once `path` is complete, never `path`
+  /// itself nor any with a later step (rank 0). Collective.
+  PetscErrorCode remove_older(const std::string& path) const;
 
   const Grid* grid_ = nullptr;
   const JobConfig* job_ = nullptr;

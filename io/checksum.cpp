@@ -1,9 +1,10 @@
-// CRC-32 of distributed arrays (the algebra is in checksum.hpp).
+// CRC-32 of distributed arrays (the algebra is in checksum.hpp) and of a checkpoint's run state.
 #include "checksum.hpp"
 
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace sf {
@@ -75,6 +76,23 @@ PetscErrorCode distributed_crc32(MPI_Comm comm, const Slab& slab, const double* 
   std::uint32_t local = static_cast<std::uint32_t>(shift_xor(acc, 0, total - end));
   PetscCallMPI(MPI_Allreduce(&local, crc, 1, MPI_UINT32_T, MPI_BXOR, comm));
   PetscFunctionReturn(0);
+}
+
+std::uint32_t state_checksum(double time, long long step, double last_dt, long long next_frame,
+                             long long frames) {
+  unsigned char bytes[40];
+  const auto put = [&](int slot, std::uint64_t bits) {
+    for (int b = 0; b < 8; ++b) bytes[8 * slot + b] = static_cast<unsigned char>(bits >> (8 * b));
+  };
+  std::uint64_t bits;
+  std::memcpy(&bits, &time, 8);
+  put(0, bits);
+  put(1, static_cast<std::uint64_t>(step));
+  std::memcpy(&bits, &last_dt, 8);
+  put(2, bits);
+  put(3, static_cast<std::uint64_t>(next_frame));
+  put(4, static_cast<std::uint64_t>(frames));
+  return crc32_of(bytes, sizeof bytes);
 }
 
 }  // namespace sf

@@ -33,4 +33,10 @@ std::uint32_t crc32_of(const void* data, std::size_t bytes, std::uint32_t crc = 
 PetscErrorCode distributed_crc32(MPI_Comm comm, const Slab& slab, const double* data,
                                  std::uint32_t* crc);
 
+/// The checksum of the attributes a checkpoint's restart continues from: time, step, last_dt,
+/// next_frame and frames, in this order, each as 8 little-endian bytes, so that the value does
+/// not depend on the machine that computes it (the attribute `state_crc32`).
+std::uint32_t state_checksum(double time, long long step, double last_dt, long long next_frame,
+                             long long frames);
+
 }  // namespace sf

@@ -1,6 +1,8 @@
 // Collective HDF5 building blocks shared by output frames and checkpoints: an RAII identifier,
-// HDF5's own error text, hyperslabs of the owned block, dataset and attribute writes, and the
-// agreement of all ranks on whether a step of a collective write worked.
+// HDF5's own error text, hyperslabs of the owned cells and faces (and the faces packed as they
+// are stored), dataset and attribute writes and reads, and the agreement of all ranks on whether
+// a step of a collective write worked. The file itself, created and committed all or nothing, is
+// collective_file.hpp's.
 //
 // Discipline for callers: every rank makes every collective call, whatever happened before on
 // this rank (write `ok = call(...) && ok`, never `ok = ok && call(...)`): a full disk or a vanished
@@ -10,20 +12,13 @@
 
 #include <hdf5.h>
 #include <petscsys.h>
-#include <fcntl.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 
 #include <array>
 #include <string>
 #include <vector>
 
 #include "build_info.hpp"
+#include "field.hpp"
 #include "grid.hpp"
 
 namespace sf {
@@ -89,6 +84,43 @@ inline Slab make_slab(int dim, const IndexBox& box, const std::array<PetscInt, 3
   }
   return slab;
 }
+
+/// The slab of this rank's own cells, as every cell field is stored.
+inline Slab cell_slab(const Grid& grid) {
+  return make_slab(grid.dim(), grid.owned_cells(), {grid.cells(0), grid.cells(1), grid.cells(2)},
+                   1);
+}
+
+/// The slab of this rank's own faces of velocity component c in the array of all of them (one
+/// more face than cells along c unless c is periodic), as /face_velocity/x|y|z store them.
+inline Slab face_slab(const Grid& grid, int c) {
+  std::array<PetscInt, 3> extent{grid.cells(0), grid.cells(1), grid.cells(2)};
+  for (int a = 0; a < grid.dim(); ++a) extent[a] = grid.face_count(c, a);
+  return make_slab(grid.dim(), grid.owned_faces(c), extent, 1);
+}
+
+/// Calls `use(c, packed)`, which returns a PetscErrorCode, for every velocity component c with
+/// this rank's own faces of it packed x fastest, as the face datasets store them.
+template <typename Use>
+PetscErrorCode with_packed_faces(const Grid& grid, const Field& velocity, Use&& use) {
+  PetscFunctionBeginUser;
+  const PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.global(), &data));
+  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  for (int c = 0; c < grid.dim(); ++c) {
+    const IndexBox box = grid.owned_faces(c);
+    std::vector<double> packed(static_cast<size_t>(box.count()));
+    size_t n = 0;
+    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { packed[n++] = u(i, j, k, c); });
+    PetscCall(use(c, packed));
+  }
+  PetscCall(VecRestoreArrayRead(velocity.global(), &data));
+  PetscFunctionReturn(0);
+}
+
+/// The face datasets under /face_velocity, by velocity component.
+inline const char* const kFaceDatasets[3] = {"x", "y", "z"};
 
 /// A dataset transfer property list for collective MPI-IO writes and reads, as every dataset of
 /// frames and checkpoints is written; negative when HDF5 could not make one. The caller closes
@@ -289,90 +321,6 @@ inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
   int local = ok ? 1 : 0, global = 0;
   PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
   *all_ok = global == 1;
-  PetscFunctionReturn(0);
-}
-
-
-/// The start of every atomic collective write: creates `temporary` on every rank through the
-/// MPI-IO driver; if any rank could not, every rank returns the same error naming the file.
-/// The caller owns *file (an H5Fclose-able id). Collective.
-inline PetscErrorCode create_collective(MPI_Comm comm, const std::string& temporary,
-                                        const char* what, hid_t* file) {
-  PetscFunctionBeginUser;
-  // Rank 0 creates the file with plain POSIX first: when that fails, errno says why ("Permission
-  // denied", "Read-only file system"), where MPI-IO would only report "MPI_ERR_ACCESS: invalid
-  // access mode" or "MPI_ERR_OTHER". H5Fcreate then truncates it.
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  std::string reason;
-  if (rank == 0) {
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) reason = std::strerror(errno);
-    else ::close(fd);
-  }
-  bool created = false;
-  PetscCall(agree(comm, reason.empty(), &created));
-  H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  const bool ok = created && access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
-  *file = ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1;
-  const std::string error = *file >= 0 ? "" : !reason.empty() ? reason : hdf5_error_message();
-  bool all_ok = false;
-  PetscCall(agree(comm, *file >= 0, &all_ok));
-  if (!all_ok && *file >= 0) {
-    H5Fclose(*file);
-    *file = -1;
-  }
-  // Only a file this call made is removed; one it could not open is not ours.
-  if (!all_ok && rank == 0 && reason.empty()) std::remove(temporary.c_str());
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create %s '%s': %s", what,
-             temporary.c_str(), error.empty() ? "failed on another rank" : error.c_str());
-  PetscFunctionReturn(0);
-}
-
-/// The end of every atomic collective write: if every rank's part worked (`ok`), rank 0 renames
-/// `temporary` to `path`; otherwise, or if the rename fails, the temporary file is removed and
-/// every rank returns the same error, naming the file. Collective.
-inline PetscErrorCode commit_file(MPI_Comm comm, bool ok, std::string error,
-                                  const std::string& temporary, const std::string& path,
-                                  const char* what) {
-  PetscFunctionBeginUser;
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (all_ok && rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = std::string("rename from ") + temporary + ": " + std::strerror(errno);
-  }
-  if (all_ok) PetscCall(agree(comm, ok, &all_ok));
-  if (!all_ok && rank == 0) std::remove(temporary.c_str());
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write %s '%s': %s (earlier files are untouched)",
-             what, path.c_str(), error.empty() ? "failed on another rank" : error.c_str());
-  PetscFunctionReturn(0);
-}
-
-/// Refuses, on every rank, to start a file of about `bytes` bytes at `path` when its file system
-/// has less space free. HDF5 1.10 cannot recover from a file whose final flush fails (a later
-/// close of any file crashes inside H5F__close_cb), so a write that would fill the disk must not
-/// begin: this check turns the common case, a full disk, into a clean error that names the file
-/// and leaves every earlier file as it was.
-inline PetscErrorCode check_space(MPI_Comm comm, const std::string& path, double bytes,
-                                  const char* what) {
-  PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  double free_bytes = HUGE_VAL;
-  if (rank == 0) {
-    struct statvfs info;
-    const std::string directory = path.substr(0, path.find_last_of('/') + 1);
-    if (statvfs(directory.empty() ? "." : directory.c_str(), &info) == 0)
-      free_bytes = static_cast<double>(info.f_bavail) * static_cast<double>(info.f_frsize);
-  }
-  PetscCallMPI(MPI_Bcast(&free_bytes, 1, MPI_DOUBLE, 0, comm));
-  PetscCheck(free_bytes >= bytes, comm, PETSC_ERR_FILE_WRITE,
-             "cannot write %s '%s': not enough space on its file system (needs about %.1f MB, "
-             "%.1f MB free); earlier files are untouched",
-             what, path.c_str(), bytes / 1e6, free_bytes / 1e6);
   PetscFunctionReturn(0);
 }
 

@@ -1,10 +1,12 @@
 // Collective HDF5 output of frames (layout in hdf5_writer.hpp). Every rank opens the file with
-// the MPI-IO driver, selects the hyperslab of the cells it owns and takes part in one collective
-// H5Dwrite per dataset; only the tiny XDMF index is written by rank 0 alone.
+// the MPI-IO driver (collective_file.hpp: created as <file>.tmp, renamed when complete), selects
+// the hyperslab of the cells it owns and takes part in one collective H5Dwrite per dataset; only
+// the tiny XDMF index is written by rank 0 alone.
 #include "hdf5_writer.hpp"
 
 #include <hdf5.h>
 
+#include "collective_file.hpp"
 #include "hdf5_util.hpp"
 
 #include <cerrno>
@@ -60,22 +62,176 @@ constexpr const char* kConventions =
     "Cell i along an axis spans origin + i * spacing to origin + (i + 1) * spacing; face i lies at "
     "origin + i * spacing.";
 
+/// Runs `act` on rank 0 alone; it returns "" when it worked, otherwise why not, which *reason
+/// then holds on rank 0. *all_ok tells every rank whether it worked. Collective.
+template <typename Act>
+PetscErrorCode on_rank_zero(MPI_Comm comm, std::string* reason, bool* all_ok, Act&& act) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) *reason = act();
+  PetscCall(agree(comm, reason->empty(), all_ok));
+  PetscFunctionReturn(0);
+}
+
+/// About the size of a frame on disk: the centred velocity, the cell fields, the solid mask (a
+/// byte per cell), the raw faces and the job text, plus room for HDF5's metadata.
+double frame_bytes(const Grid& grid, const JobConfig& job, size_t scalars, bool with_pressure) {
+  return 65536.0 + static_cast<double>(job.text.size()) +
+         static_cast<double>(grid.total_cells()) +
+         8.0 * (static_cast<double>(grid.total_cells()) *
+                    (3.0 + static_cast<double>(scalars) + (with_pressure ? 1.0 : 0.0)) +
+                grid.face_samples());
+}
+
+/// The solid mask of the owned cells, x fastest, as the cell fields.
+std::vector<std::uint8_t> owned_solid_mask(const Grid& grid, const SolidMask& solids) {
+  const IndexBox& owned = grid.owned_cells();
+  std::vector<std::uint8_t> solid(static_cast<size_t>(owned.count()));
+  size_t n = 0;
+  for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) { solid[n++] = solids.cell(i, j, k); });
+  return solid;
+}
+
+/// What the frame is: the root's attributes (identical values on every rank, as parallel HDF5
+/// requires), the job's text (written by the rank with `writer` set) and the comments that
+/// `h5dump -H` prints. Collective.
+void write_frame_header(CollectiveFile& out, const Grid& grid, const JobConfig& job,
+                        const Provenance& provenance, bool writer, int frame, PetscInt step,
+                        double time) {
+  const hid_t file = out.id();
+  std::string* error = out.error();
+  const int dim = grid.dim();
+  const long long step_value = step, frame_value = frame, dim_value = dim;
+  long long cell_counts[3];
+  double origin[3], spacing[3];
+  for (int a = 0; a < dim; ++a) {
+    cell_counts[a] = grid.cells(a);
+    origin[a] = grid.origin(a);
+    spacing[a] = grid.spacing(a);
+  }
+  bool ok = write_attribute(file, "time", H5T_NATIVE_DOUBLE, &time, 1, error);
+  ok = write_attribute(file, "step", H5T_NATIVE_LLONG, &step_value, 1, error) && ok;
+  ok = write_attribute(file, "frame", H5T_NATIVE_LLONG, &frame_value, 1, error) && ok;
+  ok = write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dim_value, 1, error) && ok;
+  ok = write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, error) && ok;
+  ok = write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, error) && ok;
+  ok = write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, error) && ok;
+  ok = write_string_attribute(file, "units", kUnits, error) && ok;
+  ok = write_string_attribute(file, "conventions", kConventions, error) && ok;
+  ok = write_string_attribute(file, "job_file", job.source, error) && ok;
+  ok = write_provenance(file, provenance, error) && ok;
+  ok = write_string_dataset(file, "job", job.text, writer, out.transfer(), error) && ok;
+  out.record(ok);
+  char summary[160];
+  std::snprintf(summary, sizeof summary, "frame %d at t = %.9g, step %lld, of job %s, ", frame,
+                time, step_value, job.name.c_str());
+  const std::string root_comment =
+      std::string(summary) + "written by " + provenance.program + " on " +
+      std::to_string(provenance.ranks) + " ranks at " + provenance.written +
+      " (attributes: h5dump -A; the job: h5dump -d /job). " + kConventions + " Units: " +
+      kUnits + ".";
+  if (H5Oset_comment(file, root_comment.c_str()) < 0 ||
+      H5Oset_comment_by_name(file, "job", "the job file's text, exactly as read", H5P_DEFAULT) < 0)
+    out.fail("comment: " + hdf5_error_message());
+}
+
+/// The cell-centred datasets, each described on itself: the velocity averaged to the centres
+/// (`centred`), every scalar, the pressure (when not null) and the solid mask. Collective.
+PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid,
+                                   const std::vector<double>& centred,
+                                   const std::vector<Field>& scalars, Vec pressure,
+                                   const std::vector<std::uint8_t>& solid) {
+  PetscFunctionBeginUser;
+  const hid_t file = out.id(), transfer = out.transfer();
+  std::string* error = out.error();
+  const int dim = grid.dim();
+  const std::array<PetscInt, 3> cells = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  bool ok = write_dataset(file, "velocity", make_slab(dim, grid.owned_cells(), cells, 3),
+                          centred.data(), transfer, error);
+  // Cell-centred fields are written straight from their global vectors: a rank's owned block
+  // is already contiguous in x-fastest order.
+  std::vector<std::pair<std::string, Vec>> cell_fields;
+  for (const Field& scalar : scalars) cell_fields.emplace_back(scalar.name(), scalar.global());
+  if (pressure) cell_fields.emplace_back("pressure", pressure);
+  for (const auto& [field_name, vec] : cell_fields) {
+    const PetscScalar* data;
+    PetscCall(VecGetArrayRead(vec, &data));
+    ok = write_dataset(file, field_name, cell_slab(grid), data, transfer, error) && ok;
+    PetscCall(VecRestoreArrayRead(vec, &data));
+  }
+  ok = write_dataset(file, "solid", cell_slab(grid), H5T_NATIVE_UINT8, solid.data(), transfer,
+                     error) && ok;
+
+  // What each dataset is, on the dataset itself.
+  const std::string axes = dim == 3 ? "z, y, x" : "y, x";
+  ok = describe_dataset(file, "velocity",
+                        {"cell", axes + ", component", "length / time",
+                         "velocity at cell centres: the mean of the two MAC faces of the cell "
+                         "along each axis (the raw face values are in /face_velocity)",
+                         dim == 3 ? "u, v, w (along x, y, z)"
+                                  : "u, v, w (along x, y, z; w = 0 in 2D)"},
+                        error) && ok;
+  for (const Field& scalar : scalars)
+    ok = describe_dataset(file, scalar.name(),
+                          {"cell", axes, "as the job gives scalars." + scalar.name(),
+                           "scalar " + scalar.name() + " at cell centres", ""},
+                          error) && ok;
+  if (pressure)
+    ok = describe_dataset(file, "pressure",
+                          {"cell", axes, "length^2 / time^2 (kinematic: pressure / density)",
+                           "the last projection's pressure p, with u = u* - dt grad p; 0 in "
+                           "solid cells",
+                           ""},
+                          error) && ok;
+  ok = describe_dataset(file, "solid",
+                        {"cell", axes, "none",
+                         "obstacle mask: 0 fluid, 1 no-slip obstacle, 2 free-slip obstacle", ""},
+                        error) && ok;
+  out.record(ok);
+  PetscFunctionReturn(0);
+}
+
+/// The raw face values, one dataset per component with its own face counts, in the group
+/// /face_velocity. Collective.
+PetscErrorCode write_face_datasets(CollectiveFile& out, const Grid& grid, const Field& velocity) {
+  PetscFunctionBeginUser;
+  std::string* error = out.error();
+  const std::string axes = grid.dim() == 3 ? "z, y, x" : "y, x";
+  H5Id faces(H5Gcreate2(out.id(), "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             H5Gclose);
+  bool ok = faces.valid();
+  PetscCall(with_packed_faces(grid, velocity, [&](int c, const std::vector<double>& packed) {
+    ok = write_dataset(faces, kFaceDatasets[c], face_slab(grid, c), packed.data(),
+                       out.transfer(), error) && ok;
+    const std::string along = kFaceDatasets[c];
+    ok = describe_dataset(faces, kFaceDatasets[c],
+                          {"face", axes, "length / time",
+                           std::string("velocity component ") + "uvw"[c] + " on the MAC faces "
+                           "normal to " + along + ": index " + along + " = i is the face at " +
+                           along + " = origin + i * spacing (one more face than cells unless " +
+                           along + " is periodic), at cell centres along the other axes",
+                           ""},
+                          error) && ok;
+    return PetscErrorCode(0);
+  }));
+  out.record(ok);
+  out.record_close(faces.close());
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
   PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   std::string reason;
-  bool ok = true;
-  if (rank == 0) {
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
     std::error_code code;
     std::filesystem::create_directories(path, code);
-    ok = !code && std::filesystem::is_directory(path);
-    if (!ok) reason = code ? code.message() : "exists and is not a directory";
-  }
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
+    if (!code && std::filesystem::is_directory(path)) return "";
+    return code ? code.message() : "exists and is not a directory";
+  }));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
              path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
   PetscFunctionReturn(0);
@@ -84,26 +240,22 @@ PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
 PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
                                      const std::string& text) {
   PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   std::string reason;
-  bool ok = true;
-  if (rank == 0) {
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
     const std::string temporary = path + ".tmp";
+    bool ok = true;
     {
       std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
       out << text;
       out.flush();
       ok = static_cast<bool>(out);
     }
-    if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) ok = false;
-    if (!ok) {
-      reason = std::strerror(errno);
-      std::remove(temporary.c_str());
-    }
-  }
-  bool all_ok = false;
-  PetscCall(agree(comm, ok, &all_ok));
+    if (ok && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return why;
+  }));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
              reason.c_str());
   PetscFunctionReturn(0);
@@ -137,169 +289,25 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
                                   Vec pressure, PetscInt step, double time) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
-  const int dim = grid.dim();
   const MPI_Comm comm = grid.comm();
   const int frame = frames_written();
   const std::string path = frame_path(frame);
-  const std::string temporary = path + ".tmp";
-  const IndexBox& owned = grid.owned_cells();
-  const std::array<PetscInt, 3> cells = {grid.cells(0), grid.cells(1), grid.cells(2)};
 
   // Velocity at cell centres; the upper face of a rank's last cell comes from the halo.
-  std::vector<double> centred(static_cast<size_t>(owned.count()) * 3);
-  PetscCall(centre_velocity(velocity, owned, centred.data()));
-
-  // Centred velocity, the cell fields, the solid mask (a byte per cell), the raw faces and the
-  // job text, plus room for HDF5's metadata.
-  const double bytes =
-      65536.0 + static_cast<double>(job_->text.size()) + static_cast<double>(grid.total_cells()) +
-      8.0 * (static_cast<double>(grid.total_cells()) *
-                 (3.0 + static_cast<double>(scalars.size()) + (pressure ? 1.0 : 0.0)) +
-             grid.face_samples());
-  PetscCall(check_space(comm, path, bytes, "output frame"));
-
-  // The solid mask of the owned cells, x fastest, as the cell fields.
-  std::vector<std::uint8_t> solid(static_cast<size_t>(owned.count()));
-  {
-    size_t n = 0;
-    for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
-      for (PetscInt j = owned.lo[1]; j < owned.hi[1]; ++j)
-        for (PetscInt i = owned.lo[0]; i < owned.hi[0]; ++i) solid[n++] = solids_->cell(i, j, k);
-  }
+  std::vector<double> centred(static_cast<size_t>(grid.owned_cells().count()) * 3);
+  PetscCall(centre_velocity(velocity, grid.owned_cells(), centred.data()));
+  const std::vector<std::uint8_t> solid = owned_solid_mask(grid, *solids_);
   Provenance provenance;
   PetscCall(current_provenance(comm, &provenance));
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
 
-  std::string error;
-  bool ok = true;
-  {
-    hid_t created = -1;
-    PetscCall(create_collective(comm, temporary, "output frame", &created));
-    H5Id file(created, H5Fclose);
-
-    H5Id transfer(collective_transfer(), H5Pclose);
-    ok = transfer.valid();
-
-    // Attributes: identical values on every rank, as parallel HDF5 requires.
-    const long long step_value = step, frame_value = frame, dim_value = dim;
-    long long cell_counts[3];
-    double origin[3], spacing[3];
-    for (int a = 0; a < dim; ++a) {
-      cell_counts[a] = cells[a];
-      origin[a] = grid.origin(a);
-      spacing[a] = grid.spacing(a);
-    }
-    ok = write_attribute(file, "time", H5T_NATIVE_DOUBLE, &time, 1, &error) && ok;
-    ok = write_attribute(file, "step", H5T_NATIVE_LLONG, &step_value, 1, &error) && ok;
-    ok = write_attribute(file, "frame", H5T_NATIVE_LLONG, &frame_value, 1, &error) && ok;
-    ok = write_attribute(file, "dimension", H5T_NATIVE_LLONG, &dim_value, 1, &error) && ok;
-    ok = write_attribute(file, "cells", H5T_NATIVE_LLONG, cell_counts, dim, &error) && ok;
-    ok = write_attribute(file, "origin", H5T_NATIVE_DOUBLE, origin, dim, &error) && ok;
-    ok = write_attribute(file, "spacing", H5T_NATIVE_DOUBLE, spacing, dim, &error) && ok;
-    ok = write_string_attribute(file, "units", kUnits, &error) && ok;
-    ok = write_string_attribute(file, "conventions", kConventions, &error) && ok;
-    ok = write_string_attribute(file, "job_file", job_->source, &error) && ok;
-    ok = write_provenance(file, provenance, &error) && ok;
-    ok = write_string_dataset(file, "job", job_->text, rank == 0, transfer, &error) && ok;
-    char summary[160];
-    std::snprintf(summary, sizeof summary, "frame %d at t = %.9g, step %lld, of job %s, ", frame,
-                  time, step_value, job_->name.c_str());
-    const std::string root_comment =
-        std::string(summary) + "written by " + provenance.program + " on " +
-        std::to_string(provenance.ranks) + " ranks at " + provenance.written +
-        " (attributes: h5dump -A; the job: h5dump -d /job). " + kConventions + " Units: " +
-        kUnits + ".";
-    if (H5Oset_comment(file, root_comment.c_str()) < 0 ||
-        H5Oset_comment_by_name(file, "job", "the job file's text, exactly as read", H5P_DEFAULT) < 0) {
-      if (ok) error = "comment: " + hdf5_error_message();
-      ok = false;
-    }
-
-    ok = write_dataset(file, "velocity", make_slab(dim, owned, cells, 3), centred.data(),
-                             transfer, &error) && ok;
-    // Cell-centred fields are written straight from their global vectors: a rank's owned block
-    // is already contiguous in x-fastest order.
-    std::vector<std::pair<std::string, Vec>> cell_fields;
-    for (const Field& scalar : scalars) cell_fields.emplace_back(scalar.name(), scalar.global());
-    if (pressure) cell_fields.emplace_back("pressure", pressure);
-    for (const auto& [field_name, vec] : cell_fields) {
-      const PetscScalar* data;
-      PetscCall(VecGetArrayRead(vec, &data));
-      ok = write_dataset(file, field_name, make_slab(dim, owned, cells, 1), data, transfer,
-                               &error) && ok;
-      PetscCall(VecRestoreArrayRead(vec, &data));
-    }
-
-    ok = write_dataset(file, "solid", make_slab(dim, owned, cells, 1), H5T_NATIVE_UINT8,
-                       solid.data(), transfer, &error) && ok;
-
-    // What each dataset is, on the dataset itself.
-    const std::string axes = dim == 3 ? "z, y, x" : "y, x";
-    ok = describe_dataset(file, "velocity",
-                          {"cell", axes + ", component", "length / time",
-                           "velocity at cell centres: the mean of the two MAC faces of the cell "
-                           "along each axis (the raw face values are in /face_velocity)",
-                           dim == 3 ? "u, v, w (along x, y, z)"
-                                    : "u, v, w (along x, y, z; w = 0 in 2D)"},
-                          &error) && ok;
-    for (const Field& scalar : scalars)
-      ok = describe_dataset(file, scalar.name(),
-                            {"cell", axes, "as the job gives scalars." + scalar.name(),
-                             "scalar " + scalar.name() + " at cell centres", ""},
-                            &error) && ok;
-    if (pressure)
-      ok = describe_dataset(file, "pressure",
-                            {"cell", axes, "length^2 / time^2 (kinematic: pressure / density)",
-                             "the last projection's pressure p, with u = u* - dt grad p; 0 in "
-                             "solid cells",
-                             ""},
-                            &error) && ok;
-    ok = describe_dataset(file, "solid",
-                          {"cell", axes, "none",
-                           "obstacle mask: 0 fluid, 1 no-slip obstacle, 2 free-slip obstacle", ""},
-                          &error) && ok;
-
-    // Raw face values, one dataset per component with its own face counts.
-    H5Id faces(H5Gcreate2(file, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-               H5Gclose);
-    ok = ok && faces.valid();
-    const PetscScalar* data;
-    ArrayView u;
-    PetscCall(VecGetArrayRead(velocity.global(), &data));
-    PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
-    static const char* axis_names[3] = {"x", "y", "z"};
-    for (int c = 0; c < dim; ++c) {
-      const IndexBox box = grid.owned_faces(c);
-      std::array<PetscInt, 3> extent = cells;
-      for (int a = 0; a < dim; ++a) extent[a] = grid.face_count(c, a);
-      std::vector<double> packed(static_cast<size_t>(box.count()));
-      size_t n = 0;
-      for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
-        for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j)
-          for (PetscInt i = box.lo[0]; i < box.hi[0]; ++i) packed[n++] = u(i, j, k, c);
-      ok = write_dataset(faces, axis_names[c], make_slab(dim, box, extent, 1), packed.data(),
-                         transfer, &error) && ok;
-      const std::string along = axis_names[c];
-      ok = describe_dataset(faces, axis_names[c],
-                            {"face", axes, "length / time",
-                             std::string("velocity component ") + "uvw"[c] + " on the MAC faces "
-                             "normal to " + along + ": index " + along + " = i is the face at " +
-                             along + " = origin + i * spacing (one more face than cells unless " +
-                             along + " is periodic), at cell centres along the other axes",
-                             ""},
-                            &error) && ok;
-    }
-    PetscCall(VecRestoreArrayRead(velocity.global(), &data));
-    // Closing the file flushes every rank's data; a failure here (e.g. a full disk) is as fatal
-    // as a failed write.
-    if (!faces.close() || !file.close()) {
-      if (ok) error = hdf5_error_message();
-      ok = false;
-    }
-  }
-
-  PetscCall(commit_file(comm, ok, error, temporary, path, "output frame"));
+  CollectiveFile out(comm, path, "output frame");
+  PetscCall(out.create(frame_bytes(grid, *job_, scalars.size(), pressure != nullptr)));
+  write_frame_header(out, grid, *job_, provenance, rank == 0, frame, step, time);
+  PetscCall(write_cell_datasets(out, grid, centred, scalars, pressure, solid));
+  PetscCall(write_face_datasets(out, grid, velocity));
+  PetscCall(out.commit());
 
   if (attributes_.empty()) describe_attributes(scalars, pressure != nullptr);
   frames_.push_back({std::filesystem::path(path).filename().string(), time});

@@ -1,0 +1,71 @@
+// One HDF5 file that every rank writes together through MPI-IO, all or nothing: the protocol
+// that output frames and checkpoints share.
+//
+//   create   refuse, on every rank, a file the file system has no room for; create <path>.tmp
+//            with the MPI-IO driver (rank 0 tries it with POSIX first, for the operating
+//            system's reason when it cannot), and make the collective transfer list;
+//   write    the caller's collective steps, each recorded with record() or fail(); a step never
+//            stops early on one rank (hdf5_util.hpp: every rank makes every collective call);
+//   commit   close the file (the closing flush can fail too), agree on the outcome, and rename
+//            <path>.tmp to <path> on rank 0 if every rank's every step worked; otherwise remove
+//            the temporary file. Either way every rank returns the same error naming the file.
+//
+// So an interrupted or failed write never leaves a truncated file under a final name, and never
+// touches an earlier file.
+#pragma once
+
+#include <hdf5.h>
+#include <petscsys.h>
+
+#include <string>
+
+namespace sf {
+
+class CollectiveFile {
+public:
+  /// The file will be `path`; `what` names its kind in error messages ("output frame",
+  /// "checkpoint").
+  CollectiveFile(MPI_Comm comm, std::string path, const char* what);
+  ~CollectiveFile();
+  CollectiveFile(const CollectiveFile&) = delete;
+  CollectiveFile& operator=(const CollectiveFile&) = delete;
+
+  /// Checks that about `bytes` bytes fit, then creates <path>.tmp on every rank. Any failure
+  /// is an error on every rank, naming the file. Collective.
+  PetscErrorCode create(double bytes);
+
+  /// The open file and the collective transfer list for its datasets.
+  hid_t id() const { return file_; }
+  hid_t transfer() const { return transfer_; }
+
+  /// Where a step leaves the reason when it fails (write_dataset(..., out.error()) and the like).
+  std::string* error() { return &error_; }
+  bool ok() const { return ok_; }
+  /// Records whether a step worked; the file is committed only if every step did.
+  void record(bool step_ok) { ok_ = step_ok && ok_; }
+  /// Records a failed step that left no reason of its own: `reason` is the error unless an
+  /// earlier step has already failed with one.
+  void fail(const std::string& reason);
+  /// Records the closing of an object in the file (a group); closing flushes, so a failure,
+  /// e.g. a full disk, is as fatal as a failed write. HDF5's reason is kept as in fail().
+  void record_close(bool closed);
+
+  /// Closes the file and renames it to its final path if every rank's every step worked; the
+  /// error otherwise says "cannot write <what> '<path>': <reason> (earlier files are
+  /// untouched)" on every rank. Collective.
+  PetscErrorCode commit();
+
+  const std::string& path() const { return path_; }
+
+private:
+  MPI_Comm comm_;
+  std::string path_;
+  std::string temporary_;
+  const char* what_;
+  hid_t file_ = -1;
+  hid_t transfer_ = -1;
+  bool ok_ = true;
+  std::string error_;
+};
+
+}  // namespace sf
