@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "catalyst_channel.hpp"
+#include "collective_file.hpp"
 #include "display_check.hpp"
 #include "error_codes.hpp"
-#include "hdf5_writer.hpp"
 
 namespace sf {
 

@@ -5,7 +5,7 @@
 #include <vtkDataSetAttributes.h>
 #include <vtkUnsignedCharArray.h>
 
-#include "hdf5_writer.hpp"
+#include "frame_writer.hpp"
 
 namespace sf {
 

@@ -16,7 +16,6 @@
 #include "checksum.hpp"
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
-#include "hdf5_writer.hpp"
 
 namespace sf {
 

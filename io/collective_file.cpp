@@ -9,6 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
 #include <utility>
 
 #include "hdf5_util.hpp"
@@ -16,6 +20,19 @@
 namespace sf {
 
 namespace {
+
+/// Runs `act` on rank 0 alone; it returns "" when it worked, otherwise why not, which *reason
+/// then holds on rank 0. *all_ok tells every rank whether it worked. Collective.
+template <typename Act>
+PetscErrorCode on_rank_zero(MPI_Comm comm, std::string* reason, bool* all_ok, Act&& act) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) *reason = act();
+  PetscCall(agree(comm, reason->empty(), all_ok));
+  PetscFunctionReturn(0);
+}
+
 
 /// Refuses, on every rank, to start a file of about `bytes` bytes at `path` when its file system
 /// has less space free. HDF5 1.10 cannot recover from a file whose final flush fails (a later
@@ -124,6 +141,45 @@ PetscErrorCode CollectiveFile::commit() {
   PetscCheck(all_ok, comm_, PETSC_ERR_FILE_WRITE,
              "cannot write %s '%s': %s (earlier files are untouched)", what_, path_.c_str(),
              error_.empty() ? "failed on another rank" : error_.c_str());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
+  PetscFunctionBeginUser;
+  std::string reason;
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
+    std::error_code code;
+    std::filesystem::create_directories(path, code);
+    if (!code && std::filesystem::is_directory(path)) return "";
+    return code ? code.message() : "exists and is not a directory";
+  }));
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
+             path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
+                                     const std::string& text) {
+  PetscFunctionBeginUser;
+  std::string reason;
+  bool all_ok = false;
+  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
+    const std::string temporary = path + ".tmp";
+    bool ok = true;
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.flush();
+      ok = static_cast<bool>(out);
+    }
+    if (ok && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return why;
+  }));
+  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
+             reason.c_str());
   PetscFunctionReturn(0);
 }
 

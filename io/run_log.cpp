@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "build_info.hpp"
-#include "hdf5_writer.hpp"
+#include "collective_file.hpp"
 
 namespace sf {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "build_info.hpp"
-#include "hdf5_writer.hpp"
+#include "frame_writer.hpp"
 #include "initial_conditions.hpp"
 #include "mpi_test_util.hpp"
 

@@ -16,7 +16,7 @@
 #include "forces.hpp"
 #include "sources.hpp"
 #include "grid.hpp"
-#include "hdf5_writer.hpp"
+#include "frame_writer.hpp"
 #include "in_situ.hpp"
 #include "solids.hpp"
 #include "projection.hpp"

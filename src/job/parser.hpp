@@ -72,7 +72,7 @@ constexpr double kMinPositive = 1e-30;
 /// h / size >= 1 / 2^31 anyway, only an origin far from 0 compared with the size can break it.
 constexpr double kMinCellFraction = 1e-12;
 
-/// Frames are numbered with 6 digits, <name>_NNNNNN.h5 (io/hdf5_writer.cpp): 000000 to 999999.
+/// Frames are numbered with 6 digits, <name>_NNNNNN.h5 (io/frame_writer.cpp): 000000 to 999999.
 /// A 7-digit frame would still be written, but out of order for every tool that sorts names.
 constexpr long long kMaxFrames = 1000000;
 
@@ -81,7 +81,7 @@ constexpr std::size_t kMaxFileNameBytes = 255;
 
 /// What the longest file name a run derives from its name adds to it: a failure dump's frame
 /// while it is being written, <name>_failed_step<step>_000000.h5.tmp (src/app/simulation.cpp,
-/// io/hdf5_writer.cpp), with a step of up to 10 digits (under an adaptive step the step count is
+/// io/frame_writer.cpp), with a step of up to 10 digits (under an adaptive step the step count is
 /// not bounded in advance, so the 32-bit counter's 2147483647 is assumed). The others are
 /// shorter: _checkpoint_NNNNNNNN.h5.tmp (27), _timings.json.tmp (18), _NNNNNN.h5.tmp (14),
 /// _steps.csv (10), .xmf.tmp (8).

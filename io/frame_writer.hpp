@@ -70,12 +70,4 @@ private:
   std::vector<XdmfAttribute> attributes_;
 };
 
-/// Creates `path` and its parents on rank 0 and agrees on the outcome on every rank. Collective.
-PetscErrorCode make_directory(MPI_Comm comm, const std::string& path);
-
-/// Rank 0 writes `text` to `path` through a temporary file and a rename, so readers only ever
-/// see a complete file. Collective (every rank learns whether it worked).
-PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
-                                     const std::string& text);
-
 }  // namespace sf

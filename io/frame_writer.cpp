@@ -1,8 +1,8 @@
-// Collective HDF5 output of frames (layout in hdf5_writer.hpp). Every rank opens the file with
+// Collective HDF5 output of frames (layout in frame_writer.hpp). Every rank opens the file with
 // the MPI-IO driver (collective_file.hpp: created as <file>.tmp, renamed when complete), selects
 // the hyperslab of the cells it owns and takes part in one collective H5Dwrite per dataset; only
 // the tiny XDMF index is written by rank 0 alone.
-#include "hdf5_writer.hpp"
+#include "frame_writer.hpp"
 
 #include <hdf5.h>
 
@@ -61,18 +61,6 @@ constexpr const char* kConventions =
     "[k][j][i] is cell (i, j, k). The attributes cells, origin and spacing are in x, y, z order. "
     "Cell i along an axis spans origin + i * spacing to origin + (i + 1) * spacing; face i lies at "
     "origin + i * spacing.";
-
-/// Runs `act` on rank 0 alone; it returns "" when it worked, otherwise why not, which *reason
-/// then holds on rank 0. *all_ok tells every rank whether it worked. Collective.
-template <typename Act>
-PetscErrorCode on_rank_zero(MPI_Comm comm, std::string* reason, bool* all_ok, Act&& act) {
-  PetscFunctionBeginUser;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) *reason = act();
-  PetscCall(agree(comm, reason->empty(), all_ok));
-  PetscFunctionReturn(0);
-}
 
 /// About the size of a frame on disk: the centred velocity, the cell fields, the solid mask (a
 /// byte per cell), the raw faces and the job text, plus room for HDF5's metadata.
@@ -221,45 +209,6 @@ PetscErrorCode write_face_datasets(CollectiveFile& out, const Grid& grid, const 
 }
 
 }  // namespace
-
-PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
-  PetscFunctionBeginUser;
-  std::string reason;
-  bool all_ok = false;
-  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
-    std::error_code code;
-    std::filesystem::create_directories(path, code);
-    if (!code && std::filesystem::is_directory(path)) return "";
-    return code ? code.message() : "exists and is not a directory";
-  }));
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
-             path.c_str(), reason.empty() ? "" : ": ", reason.c_str());
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode write_text_atomically(MPI_Comm comm, const std::string& path,
-                                     const std::string& text) {
-  PetscFunctionBeginUser;
-  std::string reason;
-  bool all_ok = false;
-  PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
-    const std::string temporary = path + ".tmp";
-    bool ok = true;
-    {
-      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-      out << text;
-      out.flush();
-      ok = static_cast<bool>(out);
-    }
-    if (ok && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return why;
-  }));
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_WRITE, "cannot write '%s': %s", path.c_str(),
-             reason.c_str());
-  PetscFunctionReturn(0);
-}
 
 PetscErrorCode FrameWriter::setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
                                   const std::string& name) {
