@@ -1,6 +1,6 @@
 # stablefluids_add_mpi_test(<target> SOURCES <files...> RANKS <n...> [LABELS <labels...>])
 #
-# Builds a GoogleTest binary linked with the MPI-aware main (tests/mpi_gtest_main.cpp) and
+# Builds a GoogleTest binary linked with the MPI-aware main (tests/support/mpi_gtest_main.cpp) and
 # registers it once per rank count as <target>.np<n>, launched the portable way through
 # MPIEXEC_EXECUTABLE / MPIEXEC_NUMPROC_FLAG / MPIEXEC_PREFLAGS, as PETSc's and AMReX's suites do.
 #

@@ -28,7 +28,7 @@ sf_packages=(
   libnetcdf-dev libglew-dev libutfcpp-dev liblz4-dev libdouble-conversion-dev libxml2-dev
   libx11-dev libfreetype-dev
   xvfb xauth
-  # The test suite checks the shell scripts with it (tests/shellcheck_test.sh).
+  # The test suite checks the shell scripts with it (tests/cli/shellcheck_test.sh).
   shellcheck
 )
 

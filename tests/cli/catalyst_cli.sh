@@ -3,7 +3,7 @@
 #
 # ParaView Catalyst through the executable:
 #   1. a .pvti data extract (no X) at 1, 2 and 4 ranks equals the solver's own frame of the
-#      same step, with the grid's whole extent and pieces that tile it (tests/compare_pvti.py);
+#      same step, with the grid's whole extent and pieces that tile it (tests/cli/compare_pvti.py);
 #   2. under Xvfb, the slice, contour and volume scripts write PNGs that are not all background;
 #   3. a script that raises (at import, in catalyst_initialize, in catalyst_execute) stops the
 #      run with a message naming it and a non-zero exit status on every rank; a job naming a
@@ -12,8 +12,8 @@
 #      finishes every step with status 0. Its median time per step (step + in-situ) beside the
 #      same run without Catalyst is printed, as a measurement: a bound on it failed under load
 #      (9.0 ms against 1.8 ms while other tests ran beside it), and timings are no test;
-#      With a real Live client (tests/live_client.py) listening, every update brings it the whole
-#      grid with every field; every_wall_seconds thins the updates out by rank 0's clock;
+#      With a real Live client (tests/cli/live_client.py) listening, every update brings it the
+#      whole grid with every field; every_wall_seconds thins the updates out by rank 0's clock;
 #   5. a job whose script renders (a file, or a package of files) is refused before the first
 #      step, with exit status 2 on every rank and one line saying how to run it, when there is no
 #      display or only an 8-bit one
@@ -71,8 +71,9 @@ for ranks in 1 2 4; do
     fail "extract at $ranks ranks: the run failed"; tail -20 "$work/$name.log"; continue
   fi
   solid=$(sed -n 's/.*, \([0-9]*\) solid cells$/\1/p' "$work/$name.log")
-  if "$python" "$source_dir/tests/compare_pvti.py" "$work/out_$name/catalyst/fields_000003.pvti" \
-       "$work/out_$name/${name}_000000.h5" "$ranks" "$solid"; then
+  if "$python" "$source_dir/tests/cli/compare_pvti.py" \
+       "$work/out_$name/catalyst/fields_000003.pvti" "$work/out_$name/${name}_000000.h5" \
+       "$ranks" "$solid"; then
     pass "extract at $ranks ranks equals the frame"
   else
     fail "extract at $ranks ranks"
@@ -159,8 +160,8 @@ else
   fail "Live run failed"; tail -20 "$work/live.log"
 fi
 
-# 4b. Live with a real client (tests/live_client.py, a pvpython client written as ParaView's own
-# Live tests write one): every update delivers the whole grid (12 x 10 x 8 = 960 cells) with
+# 4b. Live with a real client (tests/cli/live_client.py, a pvpython client written as ParaView's
+# own Live tests write one): every update delivers the whole grid (12 x 10 x 8 = 960 cells) with
 # every field, from the initial state on; with every_wall_seconds longer than the run, the client
 # gets the initial state only and the job still runs every step.
 free_port() {
@@ -172,7 +173,7 @@ live_with_client() {
   local port record=$work/$1_client.json client status
   port=$(free_port)
   sed -i "s|localhost:PORT|localhost:$port|" "$work/$1.yaml"
-  timeout 280 "$python" "$source_dir/tests/live_client.py" --port "$port" --channel owned \
+  timeout 280 "$python" "$source_dir/tests/cli/live_client.py" --port "$port" --channel owned \
     --out "$record" > "$work/$1_client.log" 2>&1 &
   client=$!
   for _ in $(seq 300); do [ -e "$record.listening" ] && break; sleep 0.1; done

@@ -10,7 +10,7 @@
 # usage: restart_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$1 mpiexec=$2
-runner=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jobs/run
+runner=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/jobs/run
 tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT

@@ -38,7 +38,7 @@ job() {  # job <file> <extra YAML...>: a small 2D job writing into $work/out_<fi
 
 # A velocity that has blown up (vortex and confinement at the largest values a job may give):
 # stopped before advection, which once traced its departure points to nowhere and reported them
-# as lost, with no dump. An infinite one takes the same path (tests/test_health.cpp).
+# as lost, with no dump. An infinite one takes the same path (tests/mac/test_health.cpp).
 job inf "velocity: {initial: {type: vortex, center: [0.4, 0.5], radius: 0.2, strength: 1e30}}" \
         "forces: {vorticity_confinement: 1e30}" "time: {dt: 1e29, end: 1e30}" \
         "debug: {dump_on_failure: true}"
