@@ -113,7 +113,8 @@ std::string library_versions() {
   }
   text += std::string("yaml-cpp ") + STABLEFLUIDS_YAML_CPP_VERSION + "\n";
 #ifdef STABLEFLUIDS_HAVE_CATALYST
-  text += std::string("ParaView Catalyst ") + STABLEFLUIDS_PARAVIEW_VERSION + "\n";
+  text += std::string("ParaView Catalyst ") + STABLEFLUIDS_PARAVIEW_VERSION +
+          " (module libstablefluids_catalyst.so, loaded for jobs with catalyst.scripts)\n";
 #else
   text += "ParaView Catalyst: not built in (STABLEFLUIDS_CATALYST=OFF or ParaView not found)\n";
 #endif

@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -225,6 +226,12 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
   double rss_max = 0.0, rss_sum = 0.0;
   PetscCallMPI(MPI_Allreduce(&rss, &rss_max, 1, MPI_DOUBLE, MPI_MAX, comm));
   PetscCallMPI(MPI_Allreduce(&rss, &rss_sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  // The peak less what was resident before the data: the run's fields, solvers and buffers.
+  const double marks[2] = {marks_.at_start, marks_.in_situ};
+  double marks_max[2] = {0.0, 0.0}, data_sum = 0.0;
+  const double data = std::max(0.0, rss - marks_.at_start - marks_.in_situ);
+  PetscCallMPI(MPI_Allreduce(marks, marks_max, 2, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(&data, &data_sum, 1, MPI_DOUBLE, MPI_SUM, comm));
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   const double cells = static_cast<double>(grid_->total_cells());
@@ -240,6 +247,13 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
   }
   PetscCall(PetscPrintf(comm, "%-9s %8.3f  %9.5f\npeak memory %.1f MB per rank (max), %.1f bytes per cell\n",
                         "total", slowest[count], per_step, rss_max / 1e6, rss_sum / cells));
+  char in_situ[64] = "";
+  if (marks_max[1] > 0.0)
+    std::snprintf(in_situ, sizeof in_situ, ", ParaView Catalyst %.1f MB", marks_max[1] / 1e6);
+  PetscCall(PetscPrintf(comm,
+                        "  of it: at start %.1f MB per rank (program and libraries)%s; the run's "
+                        "data and solvers %.1f bytes per cell\n",
+                        marks_max[0] / 1e6, in_situ, data_sum / cells));
 
   Provenance provenance;
   PetscCall(current_provenance(comm, &provenance));
@@ -269,7 +283,10 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
   }
   json << "\n  },\n  \"peak_memory_bytes_per_rank\": " << rss_max
        << ",\n  \"peak_memory_bytes_total\": " << rss_sum
-       << ",\n  \"bytes_per_cell\": " << rss_sum / cells;
+       << ",\n  \"bytes_per_cell\": " << rss_sum / cells
+       << ",\n  \"memory_at_start_bytes_per_rank\": " << marks_max[0]
+       << ",\n  \"memory_in_situ_bytes_per_rank\": " << marks_max[1]
+       << ",\n  \"data_bytes_per_cell\": " << data_sum / cells;
   // Every process that ran part of the job, one line each (see kSegmentStart), and the totals.
   std::ostringstream segment;
   segment.precision(9);
@@ -291,6 +308,19 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
        << ",\n  \"job_steps_run\": " << job_steps << "\n}\n";
   PetscCall(write_text_atomically(comm, directory_ + "/" + name_ + "_timings.json", json.str()));
   PetscFunctionReturn(0);
+}
+
+double resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) {
+      std::istringstream fields(line.substr(6));
+      double kib = 0.0;
+      if (fields >> kib) return kib * 1024.0;  // the kernel writes "kB": KiB
+    }
+  }
+  return 0.0;
 }
 
 }  // namespace sf

@@ -42,6 +42,17 @@ struct StageTime {
   double seconds;
 };
 
+/// Resident memory of this process now (VmRSS of /proc/self/status), in bytes; 0 where the
+/// kernel does not say.
+double resident_bytes();
+
+/// What was resident before the run's own data existed, so that the memory report can tell the
+/// libraries from the data (bytes, this rank).
+struct MemoryMarks {
+  double at_start = 0.0;  // when the set-up began: the program, MPI, PETSc, HDF5 and the job
+  double in_situ = 0.0;   // added by starting the in-situ analysis (ParaView Catalyst, Python)
+};
+
 class RunLog {
 public:
   RunLog() = default;
@@ -69,6 +80,8 @@ public:
   /// all for the steps this process ran (first_step to `last_step`); and the list of segments,
   /// one per process that ran part of the job (requeued runs), with the whole job's totals.
   /// `ended` says how this segment ended ("end" or the signal's name). Collective.
+  /// Keeps this rank's marks for the memory report of finish().
+  void set_memory_marks(const MemoryMarks& marks) { marks_ = marks; }
   PetscErrorCode finish(const std::vector<StageTime>& stages, PetscInt last_step,
                         double total_seconds, const std::string& ended);
 
@@ -79,6 +92,7 @@ private:
   double wall_start_ = 0.0;
   std::FILE* csv_ = nullptr;
   std::string decomposition_json_;
+  MemoryMarks marks_;
   std::vector<std::string> earlier_segments_;  // rank 0: lines of the previous timings JSON
 };
 

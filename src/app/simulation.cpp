@@ -14,6 +14,8 @@ namespace sf {
 PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std::string& restart) {
   PetscFunctionBeginUser;
   job_ = &job;
+  MemoryMarks memory;
+  memory.at_start = resident_bytes();
   PetscCall(timers_.setup());
   PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
   PetscCall(solids_.setup(grid_, job.obstacles));
@@ -45,7 +47,10 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
                       restarted_));
+  const double before_in_situ = resident_bytes();
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
+  if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
+  log_.set_memory_marks(memory);
   // ParaView and its Python may have replaced the handlers while they started: ours again, so
   // that SIGINT and SIGTERM still checkpoint and stop cleanly.
   if (in_situ_) install_signal_handlers();

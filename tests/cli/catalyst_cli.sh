@@ -22,6 +22,11 @@
 #   6. jobs/catalyst/render_frames.py renders the saved frames as the run rendered them in situ,
 #      obstacle included: the replayed image of each frame matches the in-situ image of its step
 #      (grey obstacle pixels in both), and has its name.
+#   7. Catalyst is a module loaded only for jobs that name scripts: the executable links no
+#      ParaView library, a run without scripts loads none (the dynamic loader's own list, LD_DEBUG)
+#      and a run with one loads the module and ParaView; the memory report names Catalyst's
+#      share; a module that cannot be loaded, or a library that is no Catalyst module, stops
+#      every rank with status 1 and the reason.
 set -uo pipefail
 exe=$1 source_dir=$2 mpiexec=$3
 scripts=$source_dir/jobs/catalyst
@@ -313,6 +318,47 @@ PY
 else
   fail "render_frames.py run failed"; grep -v '^ *[0-9]* *0x' "$work/replay.log" | tail -20
 fi
+
+# 7. The Catalyst module is loaded when a job names scripts, and only then.
+if ldd "$exe" | grep -qi 'paraview\|libvtk'; then
+  fail "the executable links ParaView: $(ldd "$exe" | grep -ci 'paraview\|libvtk') libraries"
+else
+  pass "the executable links no ParaView or VTK library"
+fi
+make_job plain 0.04
+make_job with_module 0.04 "    - {script: $scripts/extract_pvti.py, every_steps: 2}"
+LD_DEBUG=files "$exe" "$work/plain.yaml" > "$work/plain.log" 2>&1
+LD_DEBUG=files "$exe" "$work/with_module.yaml" > "$work/with_module.log" 2>&1
+# ParaView's libraries (libvtk*-pv5.11.so, libparaview*) the loader mapped, by its own list.
+paraview_loaded() { grep -Ec 'file=[^ ]*(-pv[0-9]+\.|paraview)[^ ]* \[0\]; +(needed by|dynamically loaded)' "$1"; }
+plain_paraview=$(paraview_loaded "$work/plain.log")
+module_paraview=$(paraview_loaded "$work/with_module.log")
+if grep -q '^stablefluids: reached' "$work/plain.log" && [ "$plain_paraview" -eq 0 ] &&
+   ! grep -q 'stablefluids_catalyst' "$work/plain.log"; then
+  pass "a run without Catalyst scripts loads no ParaView library"
+else
+  fail "a run without Catalyst scripts loaded $plain_paraview ParaView libraries"
+fi
+if grep -q '^stablefluids: reached' "$work/with_module.log" && [ "$module_paraview" -gt 10 ] &&
+   grep -q 'file=[^ ]*libstablefluids_catalyst.so .*dynamically loaded' "$work/with_module.log" &&
+   grep -q 'of it: .*ParaView Catalyst [0-9.]* MB' "$work/with_module.log"; then
+  pass "a run with a script loads the module and $module_paraview ParaView libraries, and reports their memory"
+else
+  fail "a run with a script: $module_paraview ParaView libraries, module or memory line missing"
+  grep -v 'LD_DEBUG\|^ *[0-9]*:' "$work/with_module.log" | tail -5
+fi
+unusable=0
+for module in "$work/no_such_module.so" /usr/lib/x86_64-linux-gnu/libz.so.1; do
+  unusable=$((unusable + 1))
+  make_job "unusable_$unusable" 0.04 "    - {script: $scripts/extract_pvti.py, every_steps: 2}"
+  STABLEFLUIDS_CATALYST_MODULE=$module run_ranks 2 "unusable_$unusable"
+  log=$work/unusable_$unusable.log
+  statuses=$(sed -n 's/^rank-exit //p' "$log" | sort | tr '\n' ' ')
+  if [ "$statuses" = "1 1 " ] &&
+     [ "$(grep -c 'error: .*the Catalyst adaptor cannot be used: .*'"$module" "$log")" -eq 1 ]
+  then pass "an unusable Catalyst module ($(basename "$module")) stops both ranks with status 1, named once"
+  else fail "unusable module $module: statuses '$statuses'"; tail -5 "$log"; fi
+done
 
 if [ "$failures" -eq 0 ]; then echo "catalyst_cli: all passed"; else echo "catalyst_cli: $failures failed"; fi
 [ "$failures" -eq 0 ]
