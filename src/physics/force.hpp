@@ -1,9 +1,9 @@
-// One body force of DESIGN.md step 2 (Stam §2.2 step 1): an acceleration f_c evaluated on every
-// free face of the MAC grid from the state at the start of the step. Forces (forces.hpp) sums the
-// job's forces face by face in a fixed order and then applies u_c += dt f_c once, so no force sees
-// another's increment and the sum has the same bits on any number of ranks. A new force (fire's
-// expansion, a liquid's gravity on marker cells) is a class behind this interface and one line in
-// make_forces (forces.cpp).
+// One body force of DESIGN.md step 2 (Stam §2.2 step 1): an acceleration f_c evaluated on the
+// faces of the MAC grid from the state at the start of the step (used on the free faces only).
+// Forces (forces.hpp) sums the job's forces face by face in a fixed order and then applies
+// u_c += dt f_c once, so no force sees another's increment and the sum has the same bits on any
+// number of ranks. A new force (fire's expansion, a liquid's gravity on marker cells) is a class
+// behind this interface and one line in Forces::setup (forces.cpp).
 #pragma once
 
 #include <vector>

@@ -1,12 +1,12 @@
-// Forces, scalar sources and dissipation (src/physics/forces.cpp). Exact properties wherever the
-// arithmetic allows: gravity adds exactly dt g, uniform buoyancy exactly dt b up, a linear
-// temperature gives exactly the mean of the two cells, wind relaxes by exactly its factor, sources
-// set or add exactly their value, dissipation divides by exactly 1 + dt a; prescribed faces (walls,
-// inflow, faces of an obstacle) and everything outside a region keep their bits. Vorticity
-// confinement vanishes where |omega| is uniform, and for a Gaussian vortex it is tangential, spins
-// the vortex up and scales linearly with epsilon. Decomposition invariance: every rank also builds
-// the same (tiny) case on PETSC_COMM_SELF and compares its owned values with it, bit for bit, on
-// PETSc's layout and on slabs along every axis.
+// Forces, scalar sources and dissipation (src/physics/forces.cpp, the force files it composes and
+// sources.cpp). Exact properties wherever the arithmetic allows: gravity adds exactly dt g,
+// uniform buoyancy exactly dt b up, a linear temperature gives exactly the mean of the two cells,
+// wind relaxes by exactly its factor, sources set or add exactly their value, dissipation divides
+// by exactly 1 + dt a; prescribed faces (walls, inflow, faces of an obstacle) and everything
+// outside a region keep their bits. Vorticity confinement vanishes where |omega| is uniform, and
+// for a Gaussian vortex it is tangential, spins the vortex up and scales linearly with epsilon.
+// Decomposition invariance: every rank also builds the same (tiny) case on PETSC_COMM_SELF and
+// compares its owned values with it, bit for bit, on PETSc's layout and on slabs along every axis.
 #include <gtest/gtest.h>
 
 #include <cmath>
