@@ -20,12 +20,15 @@
 // the smoothers). Without an outflow face the constant over the coupled fluid cells spans the
 // null space; it is attached to A and removed from b, which makes the system consistent.
 //
-// The operator is assembled once and reassembled only when the solid mask changes. Every solve
-// starts from the previous pressure (warm start, rescaled by the ratio of the time steps), and a
-// u* that is already divergence-free to the tolerance (||b|| <= rtol times the norm of its
-// uncancelled face fluxes) is left as it is, without a solve. The default preconditioner is
-// hypre's structured multigrid PFMG on a hyprestruct matrix; any other is a run-time option
-// (-pressure_pc_type); solvers/README.md has the measurements behind the choice.
+// By default the operator is not stored: A is a shell whose MatMult reads the pressure and one
+// byte of open faces per cell, preconditioned by PETSc's geometric multigrid over matrix-free
+// levels (poisson_multigrid.hpp); that is -pressure_pc_type mg. Any other preconditioner
+// (-pressure_pc_type pfmg, gamg, hypre, ...) gets the operator assembled, as a hyprestruct matrix
+// for hypre's PFMG and as AIJ otherwise. solvers/README.md has the measurements behind the
+// choice, in time and in bytes per cell. The operator is rebuilt only when the solid mask
+// changes. Every solve starts from the previous pressure (warm start, rescaled by the ratio of
+// the time steps), and a u* that is already divergence-free to the tolerance (||b|| <= rtol
+// times the norm of its uncancelled face fluxes) is left as it is, without a solve.
 #include "krylov_projection.hpp"
 
 #include <petscksp.h>
@@ -38,6 +41,7 @@
 
 #include "health.hpp"
 #include "krylov_setup.hpp"
+#include "poisson_multigrid.hpp"
 
 namespace sf {
 
@@ -47,33 +51,9 @@ using OwnedNullSpace = Owned<MatNullSpace, MatNullSpaceDestroy>;
 
 constexpr const char* kPrefix = "pressure_";
 
-// The default preconditioner, chosen from the measurements in solvers/README.md.
-constexpr const char* kDefaultPreconditioner = PCPFMG;
-
-// Largest coarsest grid PCMG solves with a direct LU factorisation.
-constexpr PetscInt kDirectCoarseCells = 4096;
-
-/// Number of multigrid levels the pressure DM can be coarsened to: every level halves each
-/// axis, which needs the cell count divisible by 2 and leaves at least two coarse cells per rank
-/// (DMCoarsen keeps the process grid). Coarsening stops once the coarsest grid is small enough
-/// for its direct solve to be cheap. One level means no coarsening is possible.
-PetscInt multigrid_levels(const Grid& grid) {
-  PetscInt levels = 1;
-  std::array<PetscInt, 3> coarse{grid.cells(0), grid.cells(1), grid.cells(2)};
-  const std::array<PetscInt, 3> procs = grid.process_grid();
-  for (;;) {
-    PetscInt total = 1;
-    for (int a = 0; a < grid.dim(); ++a) total *= coarse[a];
-    if (total <= 512) break;
-    bool halvable = true;
-    for (int a = 0; a < grid.dim(); ++a)
-      halvable = halvable && coarse[a] % 2 == 0 && coarse[a] / 2 >= 2 * procs[a];
-    if (!halvable) break;
-    for (int a = 0; a < grid.dim(); ++a) coarse[a] /= 2;
-    ++levels;
-  }
-  return levels;
-}
+// The default preconditioner, chosen from the measurements in solvers/README.md: PCMG over the
+// matrix-free levels of PoissonMultigrid.
+constexpr const char* kDefaultPreconditioner = PCMG;
 
 }  // namespace
 
@@ -81,11 +61,13 @@ struct KrylovProjection::Impl {
   const Grid* grid = nullptr;
   const SolidMask* solids = nullptr;
   OwnedDM dm;
+  // With the default preconditioner the operator is matrix-free and `matrix` is the multigrid's
+  // finest shell; otherwise it is assembled here.
+  std::unique_ptr<PoissonMultigrid> multigrid;
   OwnedMat matrix;
   OwnedKSP ksp;
   OwnedNullSpace null_space;
   OwnedVec pressure;
-  OwnedVec pressure_local;
   OwnedVec rhs;
   int assembled_version = -1;
   double last_dt = 0.0;  // time step of the last solve, to rescale its pressure as a guess
@@ -109,6 +91,8 @@ struct KrylovProjection::Impl {
   PetscErrorCode configure_preconditioner(const std::string& type);
   PetscErrorCode clear_matrix();
   PetscErrorCode assemble();
+  PetscErrorCode assemble_matrix(PetscInt* dirichlet_faces);
+  PetscErrorCode attach_null_space(PetscInt dirichlet_faces);
   PetscErrorCode compute_rhs(Field& velocity, double dt, double* flux_scale);
   PetscErrorCode subtract_gradient(Field& velocity, double dt);
 };
@@ -124,20 +108,28 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
   PetscBool set = PETSC_FALSE;
   PetscCall(PetscOptionsGetString(nullptr, kPrefix, "-pc_type", buffer, sizeof(buffer), &set));
   const std::string pc_type = set ? buffer : kDefaultPreconditioner;
-  PetscCall(PetscOptionsGetString(nullptr, kPrefix, "-dm_mat_type", buffer, sizeof(buffer), &set));
-  std::string mat_type = set ? buffer : "";
-  if (mat_type.empty() && (pc_type == PCPFMG || pc_type == PCSYSPFMG)) mat_type = MATHYPRESTRUCT;
-  // PETSc builds hyprestruct matrices on 3D DMDAs only; a 2D grid is then one layer of cells.
-  PetscCall(create_sample_dm(g, -1, mat_type == MATHYPRESTRUCT, dm.replace()));
-  // Cell-centred multigrid: a coarse cell is the union of 2^dim fine cells, and interpolation
-  // is piecewise constant (Q0); the Galerkin products then keep the operator's boundary rows.
-  PetscCall(DMDASetInterpolationType(dm, DMDA_Q0));
-  if (!mat_type.empty()) PetscCall(DMSetMatType(dm, mat_type.c_str()));
-  PetscCall(DMCreateMatrix(dm, matrix.replace()));
-  PetscCall(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(matrix, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  if (pc_type == PCMG) {
+    // The outflow ghosts of the matrix-free stencil need ghost points beyond the domain.
+    PetscCall(create_sample_dm(g, -1, false, dm.replace(), DM_BOUNDARY_GHOSTED));
+    multigrid = std::make_unique<PoissonMultigrid>();
+    PetscCall(multigrid->setup(g, s, dm));
+    Mat shell = multigrid->fine_operator();
+    PetscCall(PetscObjectReference(reinterpret_cast<PetscObject>(shell)));
+    *matrix.replace() = shell;
+  } else {
+    PetscCall(
+        PetscOptionsGetString(nullptr, kPrefix, "-dm_mat_type", buffer, sizeof(buffer), &set));
+    std::string mat_type = set ? buffer : "";
+    if (mat_type.empty() && (pc_type == PCPFMG || pc_type == PCSYSPFMG))
+      mat_type = MATHYPRESTRUCT;
+    // PETSc builds hyprestruct matrices on 3D DMDAs only; a 2D grid is then one layer of cells.
+    PetscCall(create_sample_dm(g, -1, mat_type == MATHYPRESTRUCT, dm.replace()));
+    if (!mat_type.empty()) PetscCall(DMSetMatType(dm, mat_type.c_str()));
+    PetscCall(DMCreateMatrix(dm, matrix.replace()));
+    PetscCall(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(matrix, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  }
   PetscCall(DMCreateGlobalVector(dm, pressure.replace()));
-  PetscCall(DMCreateLocalVector(dm, pressure_local.replace()));
   PetscCall(DMCreateGlobalVector(dm, rhs.replace()));
   PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(pressure.get()), "pressure"));
   PetscCall(VecSet(pressure, 0.0));
@@ -146,9 +138,6 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
   // rtol bounds ||b - A p|| <= rtol ||b||, hence max |div u| <= dt ||b - A p|| <= rtol ||div u*||_2.
   PetscCall(create_krylov_solver(g.comm(), kPrefix, config, ksp.replace()));
   PetscCall(KSPSetOperators(ksp, matrix, matrix));
-  // The DM supplies the multigrid hierarchy; the operator is the matrix assembled here.
-  PetscCall(KSPSetDM(ksp, dm));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(configure_preconditioner(pc_type));
   PetscCall(KSPSetFromOptions(ksp));
   // Building the preconditioner here keeps its cost out of the first time step's timing.
@@ -163,41 +152,8 @@ PetscErrorCode KrylovProjection::Impl::configure_preconditioner(const std::strin
   PC pc;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, type.c_str()));
-  if (type == PCHYPRE) {
-    PetscCall(PCHYPRESetType(pc, "boomeramg"));
-  } else if (type == PCMG) {
-    const PetscInt levels = multigrid_levels(*grid);
-    PetscCall(PCMGSetLevels(pc, levels, nullptr));
-    PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH));
-    PetscInt coarse_cells = grid->total_cells();
-    for (PetscInt l = 1; l < levels; ++l) coarse_cells >>= grid->dim();
-    KSP coarse;
-    PC coarse_pc;
-    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(KSPGetPC(coarse, &coarse_pc));
-    if (coarse_cells > kDirectCoarseCells) {
-      // Cell counts with few factors of two leave a coarse grid too large for a direct solve;
-      // an algebraic multigrid V-cycle takes its place, so PCMG works on every grid size.
-      PetscCall(PCSetType(coarse_pc, PCHYPRE));
-      PetscCall(PCHYPRESetType(coarse_pc, "boomeramg"));
-    } else {
-      int size = 1;
-      PetscCallMPI(MPI_Comm_size(grid->comm(), &size));
-      PC factor_pc = coarse_pc;
-      if (size > 1) {
-        KSP inner;
-        PetscCall(PCSetType(coarse_pc, PCREDUNDANT));
-        PetscCall(PCRedundantGetKSP(coarse_pc, &inner));
-        PetscCall(KSPGetPC(inner, &factor_pc));
-      }
-      PetscCall(PCSetType(factor_pc, PCLU));
-      // Without an outflow face the coarse operator is singular like the fine one. Its
-      // right-hand side is consistent up to round-off, so replacing the zero pivot by a small
-      // shift only adds a multiple of the null vector, which the fine operator annihilates.
-      // A regular coarse operator has no zero pivot, and the shift never acts.
-      PetscCall(PCFactorSetShiftType(factor_pc, MAT_SHIFT_NONZERO));
-    }
-  }
+  if (type == PCHYPRE) PetscCall(PCHYPRESetType(pc, "boomeramg"));
+  if (type == PCMG) PetscCall(multigrid->configure(pc));
   PetscFunctionReturn(0);
 }
 
@@ -232,13 +188,40 @@ PetscErrorCode KrylovProjection::Impl::assemble() {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const int dim = g.dim();
+  PetscInt dirichlet_faces = 0;
+  if (multigrid) {
+    PetscCall(multigrid->update());
+    for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (!coupled(i, j, k)) return;
+      const std::array<PetscInt, 3> index{i, j, k};
+      for (int a = 0; a < dim; ++a)
+        for (int side = 0; side < 2; ++side) {
+          std::array<PetscInt, 3> face = index;
+          face[a] += side;
+          if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a)) &&
+              free_face(a, face[0], face[1], face[2]))
+            ++dirichlet_faces;
+        }
+    });
+  } else {
+    PetscCall(assemble_matrix(&dirichlet_faces));
+  }
+  PetscCall(attach_null_space(dirichlet_faces));
+  assembled_version = solids->version();
+  PetscFunctionReturn(0);
+}
+
+// The assembled operator, row by row (the rules at the top of this file).
+PetscErrorCode KrylovProjection::Impl::assemble_matrix(PetscInt* dirichlet_faces_out) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const int dim = g.dim();
   std::array<double, 3> inv_h2{0.0, 0.0, 0.0};
   double decoupled_diagonal = 0.0;
   for (int a = 0; a < dim; ++a) {
     inv_h2[a] = 1.0 / (g.spacing(a) * g.spacing(a));
     decoupled_diagonal += 2.0 * inv_h2[a];
   }
-
   PetscCall(clear_matrix());
   PetscErrorCode status = 0;
   PetscInt dirichlet_faces = 0;
@@ -280,7 +263,15 @@ PetscErrorCode KrylovProjection::Impl::assemble() {
   PetscCall(status);
   PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
+  *dirichlet_faces_out = dirichlet_faces;
+  PetscFunctionReturn(0);
+}
 
+// Without an outflow face the pressure level is free: the constant over the coupled cells spans
+// the null space of A.
+PetscErrorCode KrylovProjection::Impl::attach_null_space(PetscInt dirichlet_faces) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
   PetscInt any_dirichlet = 0;
   PetscCallMPI(MPI_Allreduce(&dirichlet_faces, &any_dirichlet, 1, MPIU_INT, MPI_SUM, g.comm()));
   null_space.reset();
@@ -304,7 +295,6 @@ PetscErrorCode KrylovProjection::Impl::assemble() {
     PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &basis, null_space.replace()));
   }
   PetscCall(MatSetNullSpace(matrix, null_space.get()));
-  assembled_version = solids->version();
   PetscFunctionReturn(0);
 }
 
@@ -353,6 +343,9 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
 PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double dt) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
+  // Borrowed from the DM's pool, which the matrix-free operator's exchanges share.
+  Vec pressure_local;
+  PetscCall(DMGetLocalVector(dm, &pressure_local));
   PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
   const PetscScalar* p_data;
@@ -387,6 +380,7 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
   }
   PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
+  PetscCall(DMRestoreLocalVector(dm, &pressure_local));
   PetscFunctionReturn(0);
 }
 

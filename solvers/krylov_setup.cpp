@@ -5,7 +5,8 @@
 
 namespace sf {
 
-PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM* dm) {
+PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM* dm,
+                                DMBoundaryType outside) {
   PetscFunctionBeginUser;
   std::array<PetscInt, 3> procs{1, 1, 1};
   PetscCall(DMDAGetInfo(grid.cell_dm(), nullptr, nullptr, nullptr, nullptr, &procs[0], &procs[1],
@@ -20,7 +21,7 @@ PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM*
     ranges[a].assign(cell_ranges[a], cell_ranges[a] + procs[a]);
     sizes[a] = grid.face_count(stagger, a);
     if (stagger == a && !grid.periodic(a)) ranges[a].back() += 1;
-    bt[a] = grid.periodic(a) ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
+    bt[a] = grid.periodic(a) ? DM_BOUNDARY_PERIODIC : outside;
   }
   if (grid.dim() == 2 && layered) {
     const PetscInt one_layer[1] = {1};

@@ -22,8 +22,11 @@ using OwnedKSP = Owned<KSP, KSPDestroy>;
 /// the cell centres; stagger = a the faces normal to axis a, whose last rank on a non-periodic
 /// axis also owns the upper boundary face (its owned box is then grid.owned_faces(a)). With
 /// `layered`, a 2D grid becomes a 3D DMDA one cell thick (k = 0 throughout, as elsewhere), which
-/// hypre's structured matrices need. Collective.
-PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM* dm);
+/// hypre's structured matrices need. `outside` is the DMDA boundary type of the non-periodic
+/// axes: DM_BOUNDARY_GHOSTED gives local vectors a ghost layer beyond the domain, which
+/// matrix-free stencils fill with their boundary rule. Collective.
+PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM* dm,
+                                DMBoundaryType outside = DM_BOUNDARY_NONE);
 
 /// A CG solver with options prefix `prefix` and the job's stopping rule, before its operator,
 /// preconditioner and KSPSetFromOptions (the caller's defaults come first, options override
