@@ -323,13 +323,15 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, Field& velocity,
     PetscCall(VecSet(velocity.global(), 0.0));
     PetscCall(VecGetArray(velocity.global(), &data));
     PetscCall(grid.global_view(velocity.dm(), data, &u));
+    // Each component's faces are read packed into one buffer (8 bytes per cell) and spread
+    // from there into the interleaved vector.
+    std::vector<double> packed(packing_size(grid));
     for (int c = 0; c < grid.dim() && problem->empty(); ++c) {
-      const IndexBox box = grid.owned_faces(c);
-      std::vector<double> packed(static_cast<size_t>(box.count()));
       PetscCall(read_verified(comm, file, std::string("face_velocity/") + kFaceDatasets[c],
                               face_slab(grid, c), packed.data(), transfer, problem));
       size_t n = 0;
-      for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { u(i, j, k, c) = packed[n++]; });
+      for_each_index(grid.owned_faces(c),
+                     [&](PetscInt i, PetscInt j, PetscInt k) { u(i, j, k, c) = packed[n++]; });
     }
     PetscCall(VecRestoreArray(velocity.global(), &data));
   }

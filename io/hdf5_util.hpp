@@ -13,6 +13,7 @@
 #include <hdf5.h>
 #include <petscsys.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -99,24 +100,67 @@ inline Slab face_slab(const Grid& grid, int c) {
   return make_slab(grid.dim(), grid.owned_faces(c), extent, 1);
 }
 
+/// The size, in doubles, of the one buffer a frame or checkpoint packs its datasets into, one
+/// after another: this rank's largest box of owned faces, which holds as many values as its
+/// owned cells or, on a rank at an upper non-periodic boundary, one layer more.
+inline size_t packing_size(const Grid& grid) {
+  PetscInt largest = grid.owned_cells().count();
+  for (int c = 0; c < grid.dim(); ++c) largest = std::max(largest, grid.owned_faces(c).count());
+  return static_cast<size_t>(largest);
+}
+
 /// Calls `use(c, packed)`, which returns a PetscErrorCode, for every velocity component c with
-/// this rank's own faces of it packed x fastest, as the face datasets store them.
+/// this rank's own faces of it packed x fastest in `buffer` (packing_size() doubles at least), as
+/// the face datasets store them. One buffer for all components: 8 bytes per cell.
 template <typename Use>
-PetscErrorCode with_packed_faces(const Grid& grid, const Field& velocity, Use&& use) {
+PetscErrorCode with_packed_faces(const Grid& grid, const Field& velocity,
+                                 std::vector<double>& buffer, Use&& use) {
   PetscFunctionBeginUser;
+  PetscCheck(buffer.size() >= packing_size(grid), grid.comm(), PETSC_ERR_ARG_SIZ,
+             "the packing buffer is smaller than this rank's largest box of faces");
   const PetscScalar* data;
   ArrayView u;
   PetscCall(VecGetArrayRead(velocity.global(), &data));
   PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
   for (int c = 0; c < grid.dim(); ++c) {
-    const IndexBox box = grid.owned_faces(c);
-    std::vector<double> packed(static_cast<size_t>(box.count()));
-    size_t n = 0;
-    for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { packed[n++] = u(i, j, k, c); });
-    PetscCall(use(c, packed));
+    double* packed = buffer.data();
+    for_each_index(grid.owned_faces(c),
+                   [&](PetscInt i, PetscInt j, PetscInt k) { *packed++ = u(i, j, k, c); });
+    PetscCall(use(c, static_cast<const double*>(buffer.data())));
   }
   PetscCall(VecRestoreArrayRead(velocity.global(), &data));
   PetscFunctionReturn(0);
+}
+
+/// Splits `box` into boxes of at most `capacity` cells (>= 1) that tile it, in storage order:
+/// runs of whole layers across axis `axis` (z first), as few and as even as fit, or, where a
+/// single layer holds more than `capacity`, that layer split the same way across the next
+/// axis. Each piece is a hyperslab, so a dataset can be written piece by piece from a buffer
+/// of `capacity` cells.
+inline void split_box(const IndexBox& box, PetscInt capacity, std::vector<IndexBox>* pieces,
+                      int axis = 2) {
+  const PetscInt layers = box.size(axis);
+  if (box.count() == 0) return;
+  const PetscInt layer = box.count() / layers;
+  if (layer > capacity && axis > 0) {
+    for (PetscInt l = box.lo[axis]; l < box.hi[axis]; ++l) {
+      IndexBox one = box;
+      one.lo[axis] = l;
+      one.hi[axis] = l + 1;
+      split_box(one, capacity, pieces, axis - 1);
+    }
+    return;
+  }
+  const PetscInt most = std::max<PetscInt>(1, capacity / layer);  // layers per piece
+  const PetscInt count = (layers + most - 1) / most;
+  PetscInt start = box.lo[axis];
+  for (PetscInt p = 0; p < count; ++p) {
+    IndexBox piece = box;
+    piece.lo[axis] = start;
+    start += layers / count + (p < layers % count ? 1 : 0);
+    piece.hi[axis] = start;
+    pieces->push_back(piece);
+  }
 }
 
 /// The face datasets under /face_velocity, by velocity component.
@@ -134,23 +178,53 @@ inline hid_t collective_transfer() {
   return transfer;
 }
 
+/// Creates dataset `name` of element type `type` and global shape `slab.global` under
+/// `parent`; negative, with the reason in `error`, on failure (close it with H5Dclose).
+/// Collective.
+inline hid_t create_dataset(hid_t parent, const std::string& name, const Slab& slab, hid_t type,
+                            std::string* error) {
+  H5Id filespace(H5Screate_simple(static_cast<int>(slab.global.size()), slab.global.data(),
+                                  nullptr),
+                 H5Sclose);
+  const hid_t dataset = filespace.valid() ? H5Dcreate2(parent, name.c_str(), type, filespace,
+                                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                                          : -1;
+  if (dataset < 0) *error = "dataset " + name + ": " + hdf5_error_message();
+  return dataset;
+}
+
+/// Writes this rank's part `slab` of `dataset` (created with create_dataset) collectively from
+/// `data`, packed as the slab is stored. A slab with no elements writes nothing but takes part,
+/// so ranks with fewer parts to write than others make the same calls. False on failure, with
+/// the reason; an invalid `dataset` (its creation failed) keeps create_dataset's reason.
+inline bool write_part(hid_t dataset, const std::string& name, const Slab& slab, hid_t type,
+                       const void* data, hid_t transfer, std::string* error) {
+  if (dataset < 0) return false;
+  const int rank = static_cast<int>(slab.global.size());
+  bool empty = false;
+  std::vector<hsize_t> extent = slab.count;
+  for (hsize_t& n : extent)
+    if (n == 0) empty = true, n = 1;
+  H5Id filespace(H5Dget_space(dataset), H5Sclose);
+  H5Id memspace(H5Screate_simple(rank, extent.data(), nullptr), H5Sclose);
+  bool ok = filespace.valid() && memspace.valid();
+  if (empty)
+    ok = ok && H5Sselect_none(filespace) >= 0 && H5Sselect_none(memspace) >= 0;
+  else
+    ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
+                                   slab.count.data(), nullptr) >= 0;
+  ok = ok && H5Dwrite(dataset, type, memspace, filespace, transfer, data) >= 0;
+  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
+  return ok;
+}
+
 /// Creates dataset `name` of element type `type` (stored as in memory) under `parent` and
 /// writes this rank's slab collectively. Returns false if any HDF5 call failed; `error` then
 /// holds the reason.
 inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab, hid_t type,
                           const void* data, hid_t transfer, std::string* error) {
-  const int rank = static_cast<int>(slab.global.size());
-  H5Id filespace(H5Screate_simple(rank, slab.global.data(), nullptr), H5Sclose);
-  H5Id memspace(H5Screate_simple(rank, slab.count.data(), nullptr), H5Sclose);
-  H5Id dataset(H5Dcreate2(parent, name.c_str(), type, filespace, H5P_DEFAULT, H5P_DEFAULT,
-                          H5P_DEFAULT),
-               H5Dclose);
-  bool ok = filespace.valid() && memspace.valid() && dataset.valid();
-  ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
-                                 slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dwrite(dataset, type, memspace, filespace, transfer, data) >= 0;
-  if (!ok) *error = "dataset " + name + ": " + hdf5_error_message();
-  return ok;
+  H5Id dataset(create_dataset(parent, name, slab, type, error), H5Dclose);
+  return write_part(dataset, name, slab, type, data, transfer, error);
 }
 
 inline bool write_dataset(hid_t parent, const std::string& name, const Slab& slab,

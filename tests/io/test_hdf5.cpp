@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 
 #include "build_info.hpp"
 #include "frame_writer.hpp"
+#include "hdf5_util.hpp"
 #include "initial_conditions.hpp"
 #include "mpi_test_util.hpp"
 
@@ -65,7 +67,7 @@ JobConfig make_job(int dim) {
 /// Builds the fields of `job` on `comm`, sets the initial state and writes one frame to `dir`.
 void write_frame(MPI_Comm comm, const JobConfig& job, const std::string& dir) {
   Grid grid;
-  ASSERT_EQ(grid.setup(comm, job.grid, job.boundary), 0);
+  ASSERT_EQ(grid.setup(comm, job.grid, job.boundary, job.grid.processes), 0);
   Field velocity;
   ASSERT_EQ(velocity.setup_velocity(grid), 0);
   ASSERT_EQ(set_initial_velocity(job.velocity, velocity), 0);
@@ -128,15 +130,18 @@ std::string read_text(const std::string& path) {
 }
 
 /// Writes the frame on all ranks and on rank 0 alone, then runs `check` on rank 0 with both
-/// paths. Failures on rank 0 are shared so every rank reports the same verdict.
-void compare_world_and_self(int dim) {
+/// paths. Failures on rank 0 are shared so every rank reports the same verdict. `split_z` puts
+/// every rank of the world in a slab along z instead of PETSc's choice.
+void compare_world_and_self(int dim, bool split_z = false) {
   const JobConfig job = make_job(dim);
-  const std::string base = "test_hdf5_" + std::to_string(dim) + "d_np" +
-                           std::to_string(test::comm_size());
+  const std::string base = "test_hdf5_" + std::to_string(dim) + "d" + (split_z ? "z" : "") +
+                           "_np" + std::to_string(test::comm_size());
   const std::string world_dir = base + "/world", self_dir = base + "/self";
   if (test::comm_rank() == 0) fs::remove_all(base);
   MPI_Barrier(MPI_COMM_WORLD);
-  write_frame(PETSC_COMM_WORLD, job, world_dir);
+  JobConfig world_job = job;
+  if (split_z) world_job.grid.processes = {1, 1, test::comm_size()};
+  write_frame(PETSC_COMM_WORLD, world_job, world_dir);
   if (test::comm_rank() == 0) write_frame(PETSC_COMM_SELF, job, self_dir);
 
   long failures = 0;
@@ -167,6 +172,60 @@ void compare_world_and_self(int dim) {
 
 TEST(Hdf5Frame, IdenticalOnAllRanksAndOneRank3D) { compare_world_and_self(3); }
 TEST(Hdf5Frame, IdenticalOnAllRanksAndOneRank2D) { compare_world_and_self(2); }
+// The centred velocity is written in pieces that fit a buffer of about one value per cell
+// (split_box). Slabs of 9 cells along z give the ranks different numbers of pieces (2 ranks:
+// 5 layers and 4, each a piece; collective writes that one rank makes with nothing) and, on 4
+// ranks (3, 2, 2 and 2 layers), layers too large for a piece, split into runs of rows.
+TEST(Hdf5Frame, IdenticalOnAllRanksAndOneRankInSlabsAlongZ) { compare_world_and_self(3, true); }
+
+/// Marks every cell of `piece` in `seen` (indexed within `box`), x fastest.
+void mark(const IndexBox& box, const IndexBox& piece, std::vector<int>* seen) {
+  for_each_index(piece, [&](PetscInt i, PetscInt j, PetscInt k) {
+    ++(*seen)[static_cast<size_t>(((k - box.lo[2]) * box.size(1) + (j - box.lo[1])) *
+                                      box.size(0) + (i - box.lo[0]))];
+  });
+}
+
+// The pieces a dataset is written in: they tile the box exactly once, each fits the buffer,
+// each is a box inside the box, and they come in storage order (z, then y, then x).
+TEST(SplitBox, TilesTheBoxInPiecesThatFit) {
+  struct Case {
+    IndexBox box;
+    PetscInt capacity;
+    size_t pieces;  // how many, as few as fit whole layers
+  };
+  const std::vector<Case> cases = {
+      {{{0, 0, 0}, {128, 128, 64}}, 128 * 128 * 65 / 3, 4},  // 128^3 on 2 ranks: 16 layers each
+      {{{3, 5, 7}, {10, 9, 12}}, 1000, 1},                     // fits whole
+      {{{3, 5, 7}, {10, 9, 12}}, 28, 5},                       // one layer of 7 x 4 per piece
+      {{{3, 5, 7}, {10, 9, 12}}, 20, 10},                      // layers split in two runs of rows
+      {{{0, 0, 0}, {10, 1, 1}}, 3, 4},                         // one row: runs of cells 3, 3, 2, 2
+      {{{0, 2, 0}, {23, 9, 1}}, 50, 4},                        // 2D: runs of 2 rows, 7 rows
+      {{{0, 0, 0}, {4, 4, 4}}, 1, 64},                         // one cell each
+  };
+  for (const Case& c : cases) {
+    std::vector<IndexBox> pieces;
+    split_box(c.box, c.capacity, &pieces);
+    EXPECT_EQ(pieces.size(), c.pieces) << "capacity " << c.capacity;
+    std::vector<int> seen(static_cast<size_t>(c.box.count()), 0);
+    std::array<PetscInt, 3> last{-1, -1, -1};
+    for (const IndexBox& piece : pieces) {
+      EXPECT_GT(piece.count(), 0);
+      EXPECT_LE(piece.count(), c.capacity);
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_GE(piece.lo[a], c.box.lo[a]);
+        EXPECT_LE(piece.hi[a], c.box.hi[a]);
+      }
+      // Storage order: each piece starts after the one before, comparing z, then y, then x.
+      const std::array<PetscInt, 3> first{piece.lo[2], piece.lo[1], piece.lo[0]};
+      EXPECT_LT(last, first);
+      last = first;
+      mark(c.box, piece, &seen);
+    }
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }))
+        << "the pieces do not cover every cell exactly once, capacity " << c.capacity;
+  }
+}
 
 // Where each value lands in the file, checked against the analytic fields: dataset index
 // [k][j][i] (x fastest) is cell (i, j, k); face datasets have one more entry along their own
