@@ -147,19 +147,20 @@ PetscErrorCode VorticityConfinement::compute(const Field& velocity) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const ArrayView& sum) {
+PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const ArrayView& u) {
   PetscFunctionBeginUser;
   PetscCall(compute(state.velocity));
   const Grid& grid = *grid_;
   const ArrayView force = box_view(box_, force_.data(), 3);
-  for_each_owned_face(grid, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  state.faces.for_each([&](int c, PetscInt i, PetscInt j, PetscInt k) {
     // Beyond a non-periodic boundary the cell's force is its mirror image's.
     const PetscInt p[3] = {i, j, k};
     PetscInt below[3] = {i, j, k}, above[3] = {i, j, k};
     below[c] = even_mirror(grid, c, p[c] - 1);
     above[c] = even_mirror(grid, c, p[c]);
-    sum(i, j, k, c) +=
-        0.5 * (force(below[0], below[1], below[2], c) + force(above[0], above[1], above[2], c));
+    accelerate(u(i, j, k, c), state.dt,
+               0.5 * (force(below[0], below[1], below[2], c) +
+                      force(above[0], above[1], above[2], c)));
   });
   PetscFunctionReturn(0);
 }

@@ -28,7 +28,7 @@ class VorticityConfinement : public Force {
 public:
   /// Checks epsilon > 0 and the halo (>= 2) and prepares |omega| and the force box. Collective.
   PetscErrorCode setup(const Grid& grid, double epsilon);
-  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
 
 private:
   /// Fills force_ from the ghosted velocity. Collective (halo exchange of |omega|).
