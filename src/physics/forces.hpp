@@ -1,11 +1,11 @@
 // The forces of DESIGN.md step 2 (Stam §2.2 step 1; Cline et al. §9.3; Fedkiw, Stam & Jensen
 // 2001), on every free face of the MAC grid (SolidMask::fixed_face faces are left alone):
 //
-//   u_c <- u_c + dt g_c                                  gravity                gravity.hpp
-//   u_c <- u_c + dt 1/2 (b(idx - e_c) + b(idx)) up_c     buoyancy               buoyancy.hpp
-//   u_c <- u_c + dt 1/2 (F_c(idx - e_c) + F_c(idx))      vorticity confinement  vorticity_confinement.hpp
-//   u_c <- u_c + dt sum of a_c over the force regions    force regions          force_regions.hpp
-//   u_c <- (1 - r) u_c + r w_c                           wind, r = min(1, rate dt)   wind.hpp
+//   u_c <- u_c + dt g_c                                gravity                gravity.hpp
+//   u_c <- u_c + dt 1/2 (b(idx - e_c) + b(idx)) up_c   buoyancy               buoyancy.hpp
+//   u_c <- u_c + dt 1/2 (F_c(idx - e_c) + F_c(idx))    vorticity confinement  (its .hpp)
+//   u_c <- u_c + dt sum of a_c over the force regions  force regions          force_regions.hpp
+//   u_c <- (1 - r) u_c + r w_c                         wind, r = min(1, rate dt)   wind.hpp
 //
 // Each force adds dt f to the velocity's global vector itself, in the order above, and only where
 // its f != 0 (a zero force is no update: the face keeps its bits, a signed zero included). No sum
