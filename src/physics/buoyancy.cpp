@@ -63,7 +63,7 @@ PetscErrorCode Buoyancy::setup(const Grid& grid, const BuoyancyConfig& config,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& sum) {
+PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& u) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   PetscCheck(std::max(density_index_, temperature_index_) <
@@ -83,10 +83,10 @@ PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& sum) {
     if (temperature.present()) b += beta * (temperature(i, j, k) - ambient);
     return b;
   };
-  for_each_owned_face(grid, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  state.faces.for_each([&](int c, PetscInt i, PetscInt j, PetscInt k) {
     const PetscInt di = c == 0, dj = c == 1, dk = c == 2;
-    sum(i, j, k, c) += 0.5 * (buoyancy_at(i - di, j - dj, k - dk) + buoyancy_at(i, j, k)) *
-                       config_.up[c];
+    accelerate(u(i, j, k, c), state.dt,
+               0.5 * (buoyancy_at(i - di, j - dj, k - dk) + buoyancy_at(i, j, k)) * config_.up[c]);
   });
   PetscCall(temperature.close());
   PetscCall(density.close());

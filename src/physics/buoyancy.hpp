@@ -17,7 +17,7 @@ public:
                        const std::vector<ScalarConfig>& scalars);
   /// True when at least one term acts (a scalar was found for it).
   bool acts() const { return density_index_ >= 0 || temperature_index_ >= 0; }
-  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
 
 private:
   const Grid* grid_ = nullptr;

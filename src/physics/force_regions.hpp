@@ -13,7 +13,7 @@ class ForceRegions : public Force {
 public:
   ForceRegions(const Grid& grid, std::vector<ForceRegion> regions)
       : grid_(grid), regions_(std::move(regions)) {}
-  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
 
 private:
   const Grid& grid_;

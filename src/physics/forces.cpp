@@ -7,6 +7,32 @@
 
 namespace sf {
 
+void FreeFaces::setup(const Grid& grid, const SolidMask& solids) {
+  dim_ = grid.dim();
+  version_ = solids.version();
+  for (int c = 0; c < 3; ++c) {
+    runs_[c].clear();
+    plane_first_[c].clear();
+  }
+  for (int c = 0; c < dim_; ++c) {
+    const IndexBox faces = grid.owned_faces(c);
+    plane_lo_[c] = faces.lo[2];
+    for (PetscInt k = faces.lo[2]; k < faces.hi[2]; ++k) {
+      plane_first_[c].push_back(runs_[c].size());
+      for (PetscInt j = faces.lo[1]; j < faces.hi[1]; ++j) {
+        PetscInt i = faces.lo[0];
+        while (i < faces.hi[0]) {
+          while (i < faces.hi[0] && solids.fixed_face(c, i, j, k)) ++i;
+          const PetscInt begin = i;
+          while (i < faces.hi[0] && !solids.fixed_face(c, i, j, k)) ++i;
+          if (i > begin) runs_[c].push_back({j, k, begin, i});
+        }
+      }
+    }
+    plane_first_[c].push_back(runs_[c].size());
+  }
+}
+
 PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const SolidMask& solids,
                              const std::vector<ScalarConfig>& scalars) {
   PetscFunctionBeginUser;
@@ -14,15 +40,13 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
   solids_ = &solids;
   forces_.clear();
   wind_.reset();
-  sum_.reset();
   PetscCheck(config.vorticity_confinement >= 0.0, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "vorticity confinement epsilon must be >= 0, got %g", config.vorticity_confinement);
   PetscCheck(!config.wind.enabled || config.wind.rate >= 0.0, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "wind rate must be >= 0, got %g", config.wind.rate);
 
   const std::array<double, 3>& g = config.gravity;
-  if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0)
-    forces_.push_back(std::make_unique<Gravity>(grid, g));
+  if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0) forces_.push_back(std::make_unique<Gravity>(g));
   if (config.buoyancy.enabled) {
     auto buoyancy = std::make_unique<Buoyancy>();
     PetscCall(buoyancy->setup(grid, config.buoyancy, scalars));
@@ -35,10 +59,8 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
   }
   if (!config.regions.empty())
     forces_.push_back(std::make_unique<ForceRegions>(grid, config.regions));
-  if (config.wind.enabled) wind_.emplace(grid, solids, config.wind);
-  // One face vector for the sum, 8 bytes per face: the price of keeping the forces apart while
-  // u += dt f still adds one sum, with the bits of the fused loop it replaced.
-  if (!forces_.empty()) PetscCall(DMCreateGlobalVector(grid.face_dm(), sum_.replace()));
+  if (config.wind.enabled) wind_.emplace(grid, config.wind);
+  faces_.setup(grid, solids);
   PetscFunctionReturn(0);
 }
 
@@ -49,26 +71,19 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
   const Grid& grid = *grid_;
   PetscCheck(&velocity.grid() == grid_ && velocity.dm() == grid.face_dm(), grid.comm(),
              PETSC_ERR_ARG_WRONG, "Forces::apply: the velocity is not a face field of this grid");
+  if (faces_.version() != solids_->version()) faces_.setup(grid, *solids_);
   if (!forces_.empty()) {
-    const ForceState state{velocity, scalars, dt};
-    PetscScalar* f_data;
-    ArrayView f;
-    PetscCall(VecSet(sum_, 0.0));
-    PetscCall(VecGetArray(sum_, &f_data));
-    PetscCall(grid.global_view(grid.face_dm(), f_data, &f));
-    for (const auto& force : forces_) PetscCall(force->add_to(state, f));
+    // The forces write the global vector and read the local one, which stays as it was on entry
+    // until the next fill_ghosts(): each force sees the state before any force acted.
+    const ForceState state{velocity, scalars, faces_, dt};
     PetscScalar* u_data;
     ArrayView u;
     PetscCall(VecGetArray(velocity.global(), &u_data));
     PetscCall(grid.global_view(velocity.dm(), u_data, &u));
-    for_each_free_face(grid, *solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
-      // A zero force is no update: the face keeps its bits, a signed zero included.
-      if (f(i, j, k, c) != 0.0) u(i, j, k, c) += dt * f(i, j, k, c);
-    });
+    for (const auto& force : forces_) PetscCall(force->add_to(state, u));
     PetscCall(VecRestoreArray(velocity.global(), &u_data));
-    PetscCall(VecRestoreArray(sum_, &f_data));
   }
-  if (wind_) PetscCall(wind_->apply(velocity, dt));
+  if (wind_) PetscCall(wind_->apply(velocity, faces_, dt));
   PetscFunctionReturn(0);
 }
 

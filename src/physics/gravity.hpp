@@ -9,11 +9,10 @@ namespace sf {
 
 class Gravity : public Force {
 public:
-  Gravity(const Grid& grid, const std::array<double, 3>& g) : grid_(grid), g_(g) {}
-  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+  explicit Gravity(const std::array<double, 3>& g) : g_(g) {}
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
 
 private:
-  const Grid& grid_;
   std::array<double, 3> g_;
 };
 

@@ -13,12 +13,20 @@
 // direction. The force is zero there: N is used only where
 // |grad|omega|| h > 1e-10 max|omega| over the gradient stencil.
 //
-// Distribution. |omega| is computed on the owned cells and its halo exchanged once. F is then
-// computed on the owned cells and on the layer of cells just below them (inside the domain or
-// across a periodic boundary), which needs |omega| and the face velocity two cells down: hence a
-// halo of at least 2. A rank thus evaluates the lower cell of its first face itself, with the same
-// formula and the same exchanged inputs as the cell's owner, instead of exchanging a force field.
+// Distribution and memory. |omega| is computed on the owned cells into a vector borrowed from
+// PETSc's pool of the cell DM (DMGetGlobalVector / DMGetLocalVector, returned at the end of the
+// force, so other stages that borrow from the same pool share the memory) and its halo exchanged
+// once. F is not stored: it is evaluated plane by plane (z) on the owned cells and the layer of
+// cells just below them (inside the domain or across a periodic boundary), and each face plane
+// takes its f from the two cell planes around it, the only F kept being two planes of the box.
+// The box's lower layer needs |omega| and the face velocity two cells down: hence a halo of at
+// least 2. A rank thus evaluates the lower cell of its first face itself, with the same formula and
+// the same exchanged inputs as the cell's owner, instead of exchanging a force field. The curl is
+// evaluated twice per cell (for |omega| and for F) instead of being stored: 24 bytes per cell
+// (omega, then F, 3 components) that the stage no longer holds.
 #pragma once
+
+#include <array>
 
 #include "force.hpp"
 
@@ -26,22 +34,20 @@ namespace sf {
 
 class VorticityConfinement : public Force {
 public:
-  /// Checks epsilon > 0 and the halo (>= 2) and prepares |omega| and the force box. Collective.
+  /// Checks epsilon > 0 and the halo (>= 2) and prepares the two planes of F. Collective.
   PetscErrorCode setup(const Grid& grid, double epsilon);
-  PetscErrorCode add_to(const ForceState& state, const ArrayView& sum) override;
+  /// Collective (halo exchange of |omega|).
+  PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
 
 private:
-  /// Fills force_ from the ghosted velocity. Collective (halo exchange of |omega|).
-  PetscErrorCode compute(const Field& velocity);
-
   const Grid* grid_ = nullptr;
   double epsilon_ = 0.0;
-  Field vorticity_magnitude_;  // |omega| at cell centres, with a halo for its gradient
-  // The force F at cell centres, 3 components per cell (omega until |omega| is known, then the
-  // force; in 2D the third is 0), on the owned cells plus the layer below them on every axis
-  // (where that layer is inside the domain or across a periodic boundary).
+  // The owned cells plus the layer below them on every axis (where that layer is inside the
+  // domain or across a periodic boundary): the cells whose F the owned faces read.
   IndexBox box_;
-  std::vector<PetscScalar> force_;
+  // F at cell centres, 3 components per cell (in 2D the third is 0), on two consecutive z planes
+  // of box_, plane kc in slot kc & 1.
+  std::array<std::vector<PetscScalar>, 2> planes_;
 };
 
 }  // namespace sf

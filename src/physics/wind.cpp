@@ -2,12 +2,11 @@
 
 #include <algorithm>
 
-#include "force.hpp"
 #include "region.hpp"
 
 namespace sf {
 
-PetscErrorCode Wind::apply(Field& velocity, double dt) const {
+PetscErrorCode Wind::apply(Field& velocity, const FreeFaces& faces, double dt) const {
   PetscFunctionBeginUser;
   const Grid& grid = grid_;
   const int dim = grid.dim();
@@ -17,7 +16,7 @@ PetscErrorCode Wind::apply(Field& velocity, double dt) const {
   ArrayView u;
   PetscCall(VecGetArray(velocity.global(), &u_data));
   PetscCall(grid.global_view(velocity.dm(), u_data, &u));
-  for_each_free_face(grid, solids_, [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+  faces.for_each([&](int c, PetscInt i, PetscInt j, PetscInt k) {
     if (!everywhere) {
       double x[3];
       grid.face_center(c, i, j, k, x);

@@ -5,10 +5,14 @@
 // by exactly 1 + dt a; prescribed faces (walls, inflow, faces of an obstacle) and everything
 // outside a region keep their bits. Vorticity confinement vanishes where |omega| is uniform, and
 // for a Gaussian vortex it is tangential, spins the vortex up and scales linearly with epsilon.
+// Each force adds into the velocity itself but reads the state on entry: buoyancy and confinement
+// together give the sum of their separate increments, not what a confinement that saw the
+// buoyancy's increment would give.
 // Decomposition invariance: every rank also builds the same (tiny) case on PETSC_COMM_SELF and
 // compares its owned values with it, bit for bit, on PETSc's layout and on slabs along every axis.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -240,8 +244,8 @@ Tally check_cells(const Grid& grid, Vec before, Vec after, Check&& check) {
   return tally;
 }
 
-/// before + increment, except that a zero increment is no update: Forces::apply leaves a face
-/// whose force is exactly zero untouched, so even a signed zero keeps its sign.
+/// before + increment, except that a zero increment is no update: a force leaves a face where its
+/// f is exactly zero untouched, so even a signed zero keeps its sign.
 double plus(double before, double increment) {
   return increment == 0.0 ? before : before + increment;
 }
@@ -629,6 +633,124 @@ TEST(VorticityConfinement, ScalesLinearlyWithEpsilon) {
   // Only the rounding of u + dt f separates the two (|u| <= 1, dt = 1/64).
   EXPECT_LE(worst, 64.0 * 4.0 * 2.2e-16) << "largest increment " << largest;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every force reads the state on entry
+
+/// A swirl across a buoyancy whose increment has a curl as large as the swirl's own: buoyancy
+/// (first) and confinement (after it) on a fresh case; `which` picks the forces. With `refill`
+/// the ghosts are refreshed between buoyancy and confinement, i.e. the confinement sees the
+/// buoyancy's increment, which Forces must not do.
+enum class Pair { Both, BuoyancyOnly, ConfinementOnly, ConfinementAfterRefill };
+
+PetscErrorCode run_pair(Case& test, const CaseSpec& spec, Pair which, OwnedVec* before) {
+  PetscFunctionBeginUser;
+  PetscCall(test.setup(PETSC_COMM_WORLD, spec, {"temperature"}));
+  PetscCall(test.set_velocity([](int c, const double* x) {
+    const double dx = x[0] - 0.7, dy = x[1] - 0.6;
+    const double swirl = 2.0 * std::exp(-(dx * dx + dy * dy) / 0.08);
+    return 0.1 * wave(c, x) + (c == 0 ? -swirl * dy : c == 1 ? swirl * dx : 0.0);
+  }));
+  PetscCall(test.set_scalar(0, [](PetscInt, PetscInt, PetscInt, const double* x) {
+    return 4.0 * std::sin(3.0 * x[0]) + 0.5 * std::cos(2.0 * x[1] + x[2]);
+  }));
+  PetscCall(test.fill_ghosts());
+  PetscCall(snapshot(test.velocity.global(), before));
+  ForcesConfig buoyancy;
+  buoyancy.buoyancy.enabled = true;
+  buoyancy.buoyancy.density_scalar = "";
+  buoyancy.buoyancy.beta = 1.0;
+  buoyancy.buoyancy.up = {0.0, 1.0, 0.0};
+  ForcesConfig confinement;
+  confinement.vorticity_confinement = 0.8;
+  ForcesConfig both = buoyancy;
+  both.vorticity_confinement = confinement.vorticity_confinement;
+  const double dt = 0.25;
+  Forces forces;
+  switch (which) {
+    case Pair::Both:
+      PetscCall(forces.setup(test.grid, both, test.solids, test.scalar_configs));
+      break;
+    case Pair::BuoyancyOnly:
+    case Pair::ConfinementAfterRefill:
+      PetscCall(forces.setup(test.grid, buoyancy, test.solids, test.scalar_configs));
+      break;
+    case Pair::ConfinementOnly:
+      PetscCall(forces.setup(test.grid, confinement, test.solids, test.scalar_configs));
+      break;
+  }
+  PetscCall(forces.apply(test.velocity, test.scalars, dt));
+  if (which == Pair::ConfinementAfterRefill) {
+    PetscCall(test.fill_ghosts());
+    Forces second;
+    PetscCall(second.setup(test.grid, confinement, test.solids, test.scalar_configs));
+    PetscCall(second.apply(test.velocity, test.scalars, dt));
+  }
+  PetscFunctionReturn(0);
+}
+
+/// Forces write the increments into the global velocity while the confinement reads the ghosted
+/// local one: the result must be u + dt f_buoyancy + dt f_confinement with both forces evaluated
+/// from u, i.e. the two single-force increments added (to rounding), and far from what a
+/// confinement that saw the buoyancy's increment gives.
+void check_state_on_entry(const CaseSpec& spec) {
+  Case both, buoyancy, confinement, refilled;
+  OwnedVec u0, unused;
+  ASSERT_EQ(run_pair(both, spec, Pair::Both, &u0), 0);
+  ASSERT_EQ(run_pair(buoyancy, spec, Pair::BuoyancyOnly, &unused), 0);
+  ASSERT_EQ(run_pair(confinement, spec, Pair::ConfinementOnly, &unused), 0);
+  ASSERT_EQ(run_pair(refilled, spec, Pair::ConfinementAfterRefill, &unused), 0);
+  const Grid& grid = both.grid;
+  const PetscScalar *r0, *ra, *rb, *rc, *rd;
+  ArrayView v0, va, vb, vc, vd;
+  ASSERT_EQ(VecGetArrayRead(u0, &r0), 0);
+  ASSERT_EQ(VecGetArrayRead(both.velocity.global(), &ra), 0);
+  ASSERT_EQ(VecGetArrayRead(buoyancy.velocity.global(), &rb), 0);
+  ASSERT_EQ(VecGetArrayRead(confinement.velocity.global(), &rc), 0);
+  ASSERT_EQ(VecGetArrayRead(refilled.velocity.global(), &rd), 0);
+  ASSERT_EQ(grid.global_view(grid.face_dm(), const_cast<PetscScalar*>(r0), &v0), 0);
+  ASSERT_EQ(grid.global_view(grid.face_dm(), const_cast<PetscScalar*>(ra), &va), 0);
+  ASSERT_EQ(grid.global_view(grid.face_dm(), const_cast<PetscScalar*>(rb), &vb), 0);
+  ASSERT_EQ(grid.global_view(grid.face_dm(), const_cast<PetscScalar*>(rc), &vc), 0);
+  ASSERT_EQ(grid.global_view(grid.face_dm(), const_cast<PetscScalar*>(rd), &vd), 0);
+  Tally tally;
+  double worst[2] = {0.0, 0.0};  // the largest tolerance, the largest |refilled - both|
+  long confined = 0;
+  for (int c = 0; c < grid.dim(); ++c) {
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const double u = v0(i, j, k, c), a = va(i, j, k, c);
+      if (both.solids.fixed_face(c, i, j, k)) {
+        expect_bits(&tally, c, i, j, k, a, u);
+        return;
+      }
+      const double db = vb(i, j, k, c) - u, dc = vc(i, j, k, c) - u;
+      if (dc != 0.0) ++confined;
+      // Four roundings of values no larger than these: u + db, (u + db) + dc and the two
+      // differences above.
+      const double scale = std::abs(u) + std::abs(db) + std::abs(dc) + std::abs(a);
+      const double tolerance = 4.0 * 2.2e-16 * scale;
+      const double error = std::abs(a - (u + db + dc));
+      if (error > tolerance) tally.fail(where(c, i, j, k, a, u + db + dc));
+      worst[0] = std::max(worst[0], tolerance);
+      worst[1] = std::max(worst[1], std::abs(vd(i, j, k, c) - a));
+    });
+  }
+  ASSERT_EQ(VecRestoreArrayRead(u0, &r0), 0);
+  ASSERT_EQ(VecRestoreArrayRead(both.velocity.global(), &ra), 0);
+  ASSERT_EQ(VecRestoreArrayRead(buoyancy.velocity.global(), &rb), 0);
+  ASSERT_EQ(VecRestoreArrayRead(confinement.velocity.global(), &rc), 0);
+  ASSERT_EQ(VecRestoreArrayRead(refilled.velocity.global(), &rd), 0);
+  expect_no_failures(tally, "buoyancy and confinement from the state on entry");
+  double largest[2];
+  MPI_Allreduce(worst, largest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_GT(test::global_sum(confined), 0);
+  // The check can tell: a confinement that saw the buoyancy's increment is off by far more.
+  EXPECT_GT(largest[1], 1e6 * largest[0]) << "largest |refilled - both|; largest tolerance "
+                                           << largest[0];
+}
+
+TEST(Forces, EveryForceReadsTheStateOnEntry2D) { check_state_on_entry(plane()); }
+TEST(Forces, EveryForceReadsTheStateOnEntry3D) { check_state_on_entry(box()); }
 
 // ---------------------------------------------------------------------------------------------
 // Wind and force regions
