@@ -120,6 +120,9 @@ struct PoissonMultigrid::Impl {
     std::array<double, 3> open_weight{0.0, 0.0, 0.0};  // weight of a fully open face, per axis
     double decoupled_diagonal = 0.0;  // the row d p = 0 of a cell no open face couples
     std::vector<std::uint8_t> open;   // finest: bit a set = the lower face on axis a is open
+    // 1 where some face of the cell is open, 0 for a decoupled row (a solid cell, or one closed
+    // all round): owned cells, and the ghosts that restriction reads where it exchanges.
+    std::vector<std::uint8_t> coupled;
     std::array<std::vector<double>, 3> weight;  // coarser: weight of the lower face on axis a
     bool transfer_exchanges = false;  // to and from the finer level: ownership not nested
     // The DM whose exchange the transfers use: the level's own (star stencil), or a box-stencil
@@ -156,6 +159,7 @@ struct PoissonMultigrid::Impl {
   PetscErrorCode compute_open_faces(Level* fine);
   PetscErrorCode compute_coarse_weights(const Level& fine, Level* coarse);
   PetscErrorCode assemble_coarsest(Level* level);
+  PetscErrorCode compute_coupled(Level* level, bool with_ghosts);
   PetscErrorCode create_shells();
 
   double face_weight(const Level& l, PetscInt i, PetscInt j, PetscInt k, int a) const {
@@ -476,6 +480,39 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
   PetscFunctionReturn(0);
 }
 
+// Which cells are decoupled rows. Interpolation leaves them alone and restriction skips them:
+// a coarse correction spread over a solid cell would put there a value that no smoother on the
+// finer level is obliged to remove (damped Jacobi keeps part of it), and in a closed box the
+// coarse solve's shifted pivot makes that value large. P and P^T skip the same cells, so the
+// V-cycle stays symmetric.
+PetscErrorCode PoissonMultigrid::Impl::compute_coupled(Level* level, bool with_ghosts) {
+  PetscFunctionBeginUser;
+  const Layout& l = level->layout;
+  level->coupled.assign(static_cast<size_t>(l.ghosted.count()), 0);
+  OwnedVec owned, local;
+  if (with_ghosts) PetscCall(DMCreateGlobalVector(level->transfer_dm, owned.replace()));
+  PetscScalar* data = nullptr;
+  if (with_ghosts) PetscCall(VecGetArray(owned, &data));
+  dispatch(*level, [&](auto dim, const auto& w) {
+    for_each_owned(l, [&](size_t n, size_t m, PetscInt, PetscInt, PetscInt) {
+      double sum = 0.0;
+      for (int a = 0; a < decltype(dim)::value; ++a) sum += w(n, a) + w(n + l.stride[a], a);
+      level->coupled[n] = sum > 0.0;
+      if (data) data[m] = sum > 0.0;
+    });
+  });
+  if (!with_ghosts) PetscFunctionReturn(0);
+  PetscCall(VecRestoreArray(owned, &data));
+  PetscCall(DMCreateLocalVector(level->transfer_dm, local.replace()));
+  PetscCall(DMGlobalToLocalBegin(level->transfer_dm, owned, INSERT_VALUES, local));
+  PetscCall(DMGlobalToLocalEnd(level->transfer_dm, owned, INSERT_VALUES, local));
+  const PetscScalar* ghosted;
+  PetscCall(VecGetArrayRead(local, &ghosted));
+  for (size_t n = 0; n < level->coupled.size(); ++n) level->coupled[n] = ghosted[n] > 0.5;
+  PetscCall(VecRestoreArrayRead(local, &ghosted));
+  PetscFunctionReturn(0);
+}
+
 // The coarsest operator as an AIJ matrix, row by row the same as the shell's MatMult: the
 // outflow ghost -p becomes a second copy of the face weight on the diagonal.
 PetscErrorCode PoissonMultigrid::Impl::assemble_coarsest(Level* level) {
@@ -710,15 +747,17 @@ PetscErrorCode PoissonMultigrid::Impl::transfer(Mat P, Vec in, Vec add, Vec out,
   const bool three_d = c.layout.dim == 3;
   PetscScalar* target;
   PetscCall(VecGetArray(out, &target));
-  for_each_owned(to.layout, [&](size_t, size_t m, PetscInt i, PetscInt j, PetscInt k) {
+  for_each_owned(to.layout, [&](size_t n, size_t m, PetscInt i, PetscInt j, PetscInt k) {
     double value = 0.0;
     if (interpolating) {
-      value = read(i / 2, j / 2, three_d ? k / 2 : 0);
+      if (f.coupled[n]) value = read(i / 2, j / 2, three_d ? k / 2 : 0);
     } else {
       for (PetscInt z = 0; z < (three_d ? 2 : 1); ++z)
         for (PetscInt y = 0; y < 2; ++y)
-          for (PetscInt x = 0; x < 2; ++x)
-            value += read(2 * i + x, 2 * j + y, three_d ? 2 * k + z : 0);
+          for (PetscInt x = 0; x < 2; ++x) {
+            const PetscInt fi = 2 * i + x, fj = 2 * j + y, fk = three_d ? 2 * k + z : 0;
+            if (f.coupled[f.layout.local(fi, fj, fk)]) value += read(fi, fj, fk);
+          }
     }
     target[m] = add ? target[m] + value : value;
   });
@@ -810,6 +849,8 @@ PetscErrorCode PoissonMultigrid::update() {
   PetscCall(s.compute_open_faces(&s.levels.back()));
   for (size_t n = s.levels.size() - 1; n > 0; --n)
     PetscCall(s.compute_coarse_weights(s.levels[n], &s.levels[n - 1]));
+  for (size_t n = 0; n < s.levels.size(); ++n)
+    PetscCall(s.compute_coupled(&s.levels[n], n > 0 && s.levels[n - 1].transfer_exchanges));
   PetscCall(s.assemble_coarsest(&s.levels.front()));
   PetscFunctionReturn(0);
 }

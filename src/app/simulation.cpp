@@ -108,7 +108,8 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 // model): each updates the state over dt and reads ghosts that the stage before it may have made
 // stale, so the halo is refreshed where a stage needs it.
 //   1. forces     scalar sources, then gravity, buoyancy, vorticity confinement and force
-//                 regions summed on the faces (u += dt f once), then the wind's relaxation
+//                 regions, each adding dt f to the faces from the state on entry, then the
+//                 wind's relaxation
 //   2. check      stop on NaN/Inf before advection traces departure points to nowhere
 //   3. advect     semi-Lagrangian transport of the velocity and every scalar (or MacCormack/BFECC)
 //   4. diffuse    implicit viscosity and scalar diffusion

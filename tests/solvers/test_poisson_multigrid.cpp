@@ -257,7 +257,9 @@ TEST_P(PoissonMultigridTest, RestrictionIsTheTransposeOfInterpolation) {
     ASSERT_EQ(VecDot(Pc, fine, &left), 0);
     ASSERT_EQ(VecDot(coarse, Rf, &right), 0);
     EXPECT_NEAR(left, right, 1e-12 * std::abs(left)) << "level " << level;
-    // Interpolation of a constant is that constant; restriction sums 2^dim cells.
+    // Interpolation of a constant is that constant; restriction sums 2^dim cells (away from
+    // solid cells, which both skip).
+    if (GetParam().obstacle) continue;
     ASSERT_EQ(VecSet(coarse, 1.0), 0);
     ASSERT_EQ(MatMult(P, coarse, Pc), 0);
     PetscReal low = 0.0, high = 0.0;
