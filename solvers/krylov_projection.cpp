@@ -91,7 +91,8 @@ struct KrylovProjection::Impl {
   PetscErrorCode configure_preconditioner(const std::string& type);
   PetscErrorCode clear_matrix();
   PetscErrorCode assemble();
-  PetscErrorCode assemble_matrix(PetscInt* dirichlet_faces);
+  PetscErrorCode assemble_matrix();
+  PetscInt outflow_faces() const;
   PetscErrorCode attach_null_space(PetscInt dirichlet_faces);
   PetscErrorCode compute_rhs(Field& velocity, double dt, double* flux_scale);
   PetscErrorCode subtract_gradient(Field& velocity, double dt);
@@ -186,33 +187,35 @@ PetscErrorCode KrylovProjection::Impl::clear_matrix() {
 
 PetscErrorCode KrylovProjection::Impl::assemble() {
   PetscFunctionBeginUser;
-  const Grid& g = *grid;
-  const int dim = g.dim();
-  PetscInt dirichlet_faces = 0;
-  if (multigrid) {
-    PetscCall(multigrid->update());
-    for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (!coupled(i, j, k)) return;
-      const std::array<PetscInt, 3> index{i, j, k};
-      for (int a = 0; a < dim; ++a)
-        for (int side = 0; side < 2; ++side) {
-          std::array<PetscInt, 3> face = index;
-          face[a] += side;
-          if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a)) &&
-              free_face(a, face[0], face[1], face[2]))
-            ++dirichlet_faces;
-        }
-    });
-  } else {
-    PetscCall(assemble_matrix(&dirichlet_faces));
-  }
-  PetscCall(attach_null_space(dirichlet_faces));
+  if (multigrid) PetscCall(multigrid->update());
+  else PetscCall(assemble_matrix());
+  PetscCall(attach_null_space(outflow_faces()));
   assembled_version = solids->version();
   PetscFunctionReturn(0);
 }
 
+// The free faces on the domain boundary of this rank (outflow faces not closed by a solid):
+// each fixes p = 0 on itself, so where there is one anywhere the pressure level is not free.
+PetscInt KrylovProjection::Impl::outflow_faces() const {
+  const Grid& g = *grid;
+  PetscInt count = 0;
+  for (int a = 0; a < g.dim(); ++a) {
+    if (g.periodic(a)) continue;
+    for (const PetscInt boundary : {PetscInt{0}, g.cells(a)}) {
+      IndexBox faces = g.owned_faces(a);
+      if (boundary < faces.lo[a] || boundary >= faces.hi[a]) continue;
+      faces.lo[a] = boundary;
+      faces.hi[a] = boundary + 1;
+      for_each_index(faces, [&](PetscInt i, PetscInt j, PetscInt k) {
+        if (free_face(a, i, j, k)) ++count;
+      });
+    }
+  }
+  return count;
+}
+
 // The assembled operator, row by row (the rules at the top of this file).
-PetscErrorCode KrylovProjection::Impl::assemble_matrix(PetscInt* dirichlet_faces_out) {
+PetscErrorCode KrylovProjection::Impl::assemble_matrix() {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const int dim = g.dim();
@@ -224,7 +227,6 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix(PetscInt* dirichlet_faces
   }
   PetscCall(clear_matrix());
   PetscErrorCode status = 0;
-  PetscInt dirichlet_faces = 0;
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (status) return;
     const MatStencil row{k, j, i, 0};
@@ -245,7 +247,6 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix(PetscInt* dirichlet_faces
           if (!free_face(a, face[0], face[1], face[2])) continue;
           if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a))) {
             values[0] += 2.0 * inv_h2[a];  // outflow: the ghost is -p, p = 0 on the face
-            ++dirichlet_faces;
             continue;
           }
           std::array<PetscInt, 3> neighbour = index;
@@ -263,7 +264,6 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix(PetscInt* dirichlet_faces
   PetscCall(status);
   PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
-  *dirichlet_faces_out = dirichlet_faces;
   PetscFunctionReturn(0);
 }
 

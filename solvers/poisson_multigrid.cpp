@@ -303,20 +303,14 @@ PetscErrorCode PoissonMultigrid::Impl::assemble_coarsest(Level* level) {
     PetscScalar values[7];
     PetscInt count = 1;
     columns[0] = row;
-    double sum = 0.0, boundary = 0.0;
     for (int a = 0; a < l.dim; ++a) {
       for (int side = 0; side < 2; ++side) {
         PetscInt face[3] = {i, j, k};
         face[a] += side;
         const double w = face_weight(*level, face[0], face[1], face[2], a);
-        sum += w;
         const bool domain_face = !l.periodic[a] && (side == 0 ? index[a] == 0
                                                               : index[a] == l.cells[a] - 1);
-        if (domain_face) {
-          boundary += w;
-          continue;
-        }
-        if (w == 0.0) continue;
+        if (domain_face || w == 0.0) continue;
         PetscInt neighbour[3] = {i, j, k};
         neighbour[a] += side == 0 ? -1 : 1;
         columns[count] = MatStencil{neighbour[2], neighbour[1], neighbour[0], 0};
@@ -324,7 +318,7 @@ PetscErrorCode PoissonMultigrid::Impl::assemble_coarsest(Level* level) {
         ++count;
       }
     }
-    values[0] = sum > 0.0 ? sum + boundary : level->decoupled_diagonal;
+    values[0] = row_diagonal(*level, i, j, k);
     status = MatSetValuesStencil(level->assembled, 1, &row, count, columns, values, ADD_VALUES);
   });
   PetscCall(status);

@@ -41,18 +41,7 @@ PetscErrorCode PoissonMultigrid::Impl::diagonal(Mat A, Vec d) {
   PetscScalar* out;
   PetscCall(VecGetArray(d, &out));
   for_each_owned(l.layout, [&](size_t, size_t m, PetscInt i, PetscInt j, PetscInt k) {
-    const PetscInt index[3] = {i, j, k};
-    double sum = 0.0, boundary = 0.0;
-    for (int a = 0; a < l.layout.dim; ++a) {
-      PetscInt up[3] = {i, j, k};
-      ++up[a];
-      const double lower = ref->impl->face_weight(l, i, j, k, a);
-      const double upper = ref->impl->face_weight(l, up[0], up[1], up[2], a);
-      sum += lower + upper;
-      if (!l.layout.periodic[a] && index[a] == 0) boundary += lower;
-      if (!l.layout.periodic[a] && index[a] == l.layout.cells[a] - 1) boundary += upper;
-    }
-    out[m] = sum > 0.0 ? sum + boundary : l.decoupled_diagonal;
+    out[m] = ref->impl->row_diagonal(l, i, j, k);
   });
   PetscCall(VecRestoreArray(d, &out));
   PetscFunctionReturn(0);

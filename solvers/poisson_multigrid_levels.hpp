@@ -235,6 +235,23 @@ struct PoissonMultigrid::Impl {
     return l.weight[a][n];
   }
 
+  /// The diagonal of the row of cell (i, j, k): its face weights, an outflow face's counted
+  /// twice (its ghost is -p), or the decoupled diagonal where no face is open.
+  double row_diagonal(const Level& l, PetscInt i, PetscInt j, PetscInt k) const {
+    const PetscInt index[3] = {i, j, k};
+    double sum = 0.0, boundary = 0.0;
+    for (int a = 0; a < l.layout.dim; ++a) {
+      PetscInt up[3] = {i, j, k};
+      ++up[a];
+      const double lower = face_weight(l, i, j, k, a);
+      const double upper = face_weight(l, up[0], up[1], up[2], a);
+      sum += lower + upper;
+      if (!l.layout.periodic[a] && index[a] == 0) boundary += lower;
+      if (!l.layout.periodic[a] && index[a] == l.layout.cells[a] - 1) boundary += upper;
+    }
+    return sum > 0.0 ? sum + boundary : l.decoupled_diagonal;
+  }
+
   static PetscErrorCode apply(Mat A, Vec x, Vec y);
   static PetscErrorCode diagonal(Mat A, Vec d);
   static PetscErrorCode interpolate(Mat P, Vec coarse, Vec fine);
