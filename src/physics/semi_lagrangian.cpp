@@ -162,6 +162,25 @@ private:
   std::vector<double> values_;  // one reply's worth, reused by every local departure point
 };
 
+/// PETSc log events of a pass, inside the "advect" stage of -log_view: the local traces
+/// (SLTrace) and the departure exchange of the points beyond the halo (SLDeparture).
+struct TraceEvents {
+  PetscLogEvent trace = -1, departure = -1;
+};
+
+PetscErrorCode trace_events(TraceEvents* events) {
+  PetscFunctionBeginUser;
+  static TraceEvents registered;
+  if (registered.trace < 0) {
+    PetscClassId advection_class;
+    PetscCall(PetscClassIdRegister("Advection", &advection_class));
+    PetscCall(PetscLogEventRegister("SLTrace", advection_class, &registered.trace));
+    PetscCall(PetscLogEventRegister("SLDeparture", advection_class, &registered.departure));
+  }
+  *events = registered;
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode SemiLagrangian::setup(const Grid& grid, const SolidMask& solids,
@@ -182,8 +201,11 @@ PetscErrorCode SemiLagrangian::setup(const Grid& grid, const SolidMask& solids,
 PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt* remote) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
+  TraceEvents events;
+  PetscCall(trace_events(&events));
   TraceRun run(grid, exchange_, pass, dt, std::max(grid.dim(), scalar_count_));
   // First the local halves: every owned point traced as far as the halo allows.
+  PetscCall(PetscLogEventBegin(events.trace, 0, 0, 0, 0));
   const int locations = grid.dim() + (pass.scalars.empty() ? 0 : 1);
   for (int location = 0; location < locations; ++location) {
     for_each_index(run.box_of(location), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -193,6 +215,8 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
   }
   const PetscInt remote_here =
       static_cast<PetscInt>(run.pending_mid.size() + run.pending_departure.size());
+  PetscCall(PetscLogEventEnd(events.trace, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(events.departure, 0, 0, 0, 0));
 
   // Then the two remote rounds: the midpoint velocities, then the departure values.
   const DepartureExchange::Answer answer = [&run](const double x[3], int kind, double* out) {
@@ -214,6 +238,7 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
   PetscCheck(global[1] == 0, grid.comm(), PETSC_ERR_PLIB,
              "advection: %" PetscInt_FMT " departure points could not be evaluated by their owner",
              global[1]);
+  PetscCall(PetscLogEventEnd(events.departure, 0, 0, 0, 0));
   *remote += global[0];
   PetscFunctionReturn(0);
 }

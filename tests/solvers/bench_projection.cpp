@@ -29,10 +29,14 @@
 #include <utility>
 #include <vector>
 
+#include "../bench/bench_util.hpp"
 #include "krylov_projection.hpp"
 
 namespace {
 
+using sf::bench::median;
+using sf::bench::now;
+using sf::bench::split;
 using Boundaries = std::array<std::array<sf::FaceBoundary, 2>, 3>;
 
 struct Candidate {
@@ -58,15 +62,6 @@ const std::vector<Candidate>& candidates() {
       {"icc", {{"-pressure_pc_type", "bjacobi"}, {"-pressure_sub_pc_type", "icc"}}},
   };
   return all;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ','))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
 }
 
 sf::FaceBoundary face(sf::BoundaryKind kind) {
@@ -116,35 +111,15 @@ PetscErrorCode set_velocity(sf::Field& velocity, int step) {
   PetscFunctionReturn(0);
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n == 0 ? 0.0 : (n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]));
-}
-
-/// Wall time after every rank has arrived, so a timing covers the slowest rank.
-PetscErrorCode now(MPI_Comm comm, double* seconds) {
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Barrier(comm));
-  *seconds = MPI_Wtime();
-  PetscFunctionReturn(0);
-}
-
 struct Result {
   double setup = 0.0;
   double cold_iterations = 0.0, cold_seconds = 0.0;
   double warm_iterations = 0.0, warm_seconds = 0.0, warm_ksp_seconds = 0.0;
 };
 
-/// Seconds this rank has spent in KSPSolve so far (main log stage).
+/// Seconds this rank has spent in KSPSolve so far.
 PetscErrorCode ksp_solve_seconds(double* seconds) {
-  PetscFunctionBeginUser;
-  PetscLogEvent event;
-  PetscCall(PetscLogEventGetId("KSPSolve", &event));
-  PetscEventPerfInfo info;
-  PetscCall(PetscLogEventGetPerfInfo(0, event, &info));
-  *seconds = info.time;
-  PetscFunctionReturn(0);
+  return sf::bench::event_seconds("KSPSolve", seconds);
 }
 
 PetscErrorCode run_case(MPI_Comm comm, const sf::Grid& grid, const sf::SolidMask& solids,

@@ -1,0 +1,51 @@
+// What the benchmark programs (tests/solvers/bench_projection.cpp,
+// tests/physics/bench_advection.cpp) share: option lists, medians, timings every rank agrees on,
+// and PETSc event times.
+#pragma once
+
+#include <petscsys.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace sf::bench {
+
+/// "a,b,,c" -> {"a", "b", "c"}.
+inline std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ','))
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+inline double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n == 0 ? 0.0 : (n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]));
+}
+
+/// Wall time after every rank has arrived, so a timing covers the slowest rank.
+inline PetscErrorCode now(MPI_Comm comm, double* seconds) {
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(comm));
+  *seconds = MPI_Wtime();
+  PetscFunctionReturn(0);
+}
+
+/// Seconds this rank has spent in the named PETSc event so far, in the main log stage (the
+/// program must have called PetscLogDefaultBegin).
+inline PetscErrorCode event_seconds(const char* name, double* seconds) {
+  PetscFunctionBeginUser;
+  PetscLogEvent event;
+  PetscCall(PetscLogEventGetId(name, &event));
+  PetscEventPerfInfo info;
+  PetscCall(PetscLogEventGetPerfInfo(0, event, &info));
+  *seconds = info.time;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf::bench
