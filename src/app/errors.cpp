@@ -62,6 +62,19 @@ PetscErrorCode handle_error(MPI_Comm comm, int line, const char* function, const
 }  // namespace
 
 PetscErrorCode prepare_process() {
+#if defined(__x86_64__) && defined(__AVX2__)
+  // Built for x86-64-v3 (STABLEFLUIDS_ARCH): on a CPU without it the first AVX2 instruction
+  // would end the process with SIGILL and no word of why.
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+      !__builtin_cpu_supports("bmi2")) {
+    std::fprintf(stderr,
+                 "stablefluids: error: this CPU lacks AVX2, FMA or BMI2, which this build "
+                 "requires; rebuild with -DSTABLEFLUIDS_ARCH= (empty) for the compiler's "
+                 "default target\n");
+    return PETSC_ERR_SUP_SYS;
+  }
+#endif
   install_signal_handlers();
   // Before MPI starts: hwloc's GL component would connect to X displays :0 to :9 (looking for
   // GPUs) while MPI_Init builds the topology, and Xlib ends the process ("XIO: fatal IO error")

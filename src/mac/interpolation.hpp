@@ -42,6 +42,7 @@ inline void canonical_point(const AxisInfo* axes, int dim, double x[3]) {
   for (int a = 0; a < dim; ++a) {
     const AxisInfo& ax = axes[a];
     if (ax.periodic) {
+      if (x[a] >= ax.origin && x[a] < ax.origin + ax.length) continue;  // most points: no division
       double y = x[a] - ax.length * std::floor((x[a] - ax.origin) / ax.length);
       // Rounding can land a point just below origin + L exactly on it; that is origin.
       if (y >= ax.origin + ax.length) y = ax.origin;
@@ -86,10 +87,24 @@ public:
   LocalSampler() = default;
   LocalSampler(const Grid& grid, const ArrayView& local, Interpolation interpolation)
       : view_(local), dim_(grid.dim()), cubic_(interpolation == Interpolation::MonotoneCubic) {
+    stride_[0] = local.dof;
+    stride_[1] = local.dof * local.width[0];
+    stride_[2] = stride_[1] * local.width[1];
     for (int a = 0; a < 3; ++a) {
       axes_[a] = {grid.origin(a), grid.spacing(a), grid.length(a), grid.cells(a),
                   grid.periodic(a)};
       inverse_spacing_[a] = 1.0 / grid.spacing(a);
+      // The lattice indices i0 whose stencil (2 or 4 wide) lies in the local array as it is,
+      // with no periodic image to look for: locate_axis answers those without its search.
+      for (int cubic = 0; cubic < 2; ++cubic) {
+        PetscInt lo = local.start[a] + cubic, hi = local.start[a] + local.width[a] - 2 - cubic;
+        if (axes_[a].periodic) {
+          lo = std::max<PetscInt>(lo, 0);
+          hi = std::min<PetscInt>(hi, axes_[a].cells - 1);
+        }
+        direct_[a][cubic][0] = lo;
+        direct_[a][cubic][1] = hi;
+      }
     }
   }
 
@@ -143,6 +158,27 @@ public:
     return true;
   }
 
+  /// All dim velocity components (the field must be the face velocity) at a point of the sample
+  /// lattice itself: the face of component `stagger` at (i, j, k), or the cell centre (i, j, k)
+  /// for stagger = -1. The component stored there is read as it is; the others are the mean of
+  /// the 2 (centre) or 4 (face) faces around the point, which is what interpolation gives there
+  /// in exact arithmetic, for a fraction of its work. Those faces are always in the local array
+  /// of an owned point (halo >= 1).
+  void velocity_at_sample(int stagger, PetscInt i, PetscInt j, PetscInt k, double u[3]) const {
+    for (int d = 0; d < dim_; ++d) {
+      const PetscScalar* p = view_.data + view_.offset(i, j, k, d);
+      const PetscInt along = stride_[d];
+      if (stagger < 0) {
+        u[d] = 0.5 * (p[0] + p[along]);
+      } else if (d == stagger) {
+        u[d] = p[0];
+      } else {
+        const PetscInt across = stride_[stagger];
+        u[d] = 0.25 * ((p[0] + p[along]) + (p[-across] + p[along - across]));
+      }
+    }
+  }
+
   /// The smallest and largest of the 2^dim samples surrounding x (the cell of the sample
   /// lattice that contains x): the range MacCormack's limiter keeps a result in.
   bool bounds(int c, int stagger, const double x[3], double* lo, double* hi) const {
@@ -178,6 +214,11 @@ private:
     const double floor_t = std::floor(t);
     *f = t - floor_t;
     PetscInt i0 = static_cast<PetscInt>(floor_t);
+    // Most points: the stencil is in the array as it is (the search below would find the same).
+    if (i0 >= direct_[a][cubic][0] && i0 <= direct_[a][cubic][1]) {
+      *first = i0 - (cubic ? 1 : 0);
+      return true;
+    }
     // A canonical point has t in [-0.5, n], so one wrap at most brings i0 into [0, n).
     if (ax.periodic) {
       if (i0 < 0) i0 += ax.cells;
@@ -199,32 +240,38 @@ private:
     return true;
   }
 
+  /// The stencil's first value of component c: the others are at multiples of stride_.
+  const PetscScalar* corner(int c, const PetscInt first[3]) const {
+    return view_.data + view_.offset(first[0], first[1], first[2], c);
+  }
+
   double linear(int c, const PetscInt first[3], const double f[3]) const {
-    const PetscInt i = first[0], j = first[1], k = first[2];
+    const PetscScalar* p = corner(c, first);
+    const PetscInt sx = stride_[0], sy = stride_[1], sz = stride_[2];
     auto lerp = [](double v0, double v1, double t) { return v0 + t * (v1 - v0); };
-    auto row = [&](PetscInt jj, PetscInt kk) {
-      return lerp(view_(i, jj, kk, c), view_(i + 1, jj, kk, c), f[0]);
-    };
-    const double plane0 = lerp(row(j, k), row(j + 1, k), f[1]);
+    auto row = [&](PetscInt at) { return lerp(p[at], p[at + sx], f[0]); };
+    const double plane0 = lerp(row(0), row(sy), f[1]);
     if (dim_ == 2) return plane0;
-    const double plane1 = lerp(row(j, k + 1), row(j + 1, k + 1), f[1]);
+    const double plane1 = lerp(row(sz), row(sz + sy), f[1]);
     return lerp(plane0, plane1, f[2]);
   }
 
   double cubic(int c, const PetscInt first[3], const double f[3]) const {
-    const PetscInt i = first[0], j = first[1], k = first[2];
-    auto row = [&](PetscInt jj, PetscInt kk) {
-      return monotone_cubic(view_(i, jj, kk, c), view_(i + 1, jj, kk, c),
-                            view_(i + 2, jj, kk, c), view_(i + 3, jj, kk, c), f[0]);
+    const PetscScalar* p = corner(c, first);
+    const PetscInt sx = stride_[0], sy = stride_[1], sz = stride_[2];
+    auto row = [&](PetscInt at) {
+      return monotone_cubic(p[at], p[at + sx], p[at + 2 * sx], p[at + 3 * sx], f[0]);
     };
-    auto plane = [&](PetscInt kk) {
-      return monotone_cubic(row(j, kk), row(j + 1, kk), row(j + 2, kk), row(j + 3, kk), f[1]);
+    auto plane = [&](PetscInt at) {
+      return monotone_cubic(row(at), row(at + sy), row(at + 2 * sy), row(at + 3 * sy), f[1]);
     };
-    if (dim_ == 2) return plane(k);
-    return monotone_cubic(plane(k), plane(k + 1), plane(k + 2), plane(k + 3), f[2]);
+    if (dim_ == 2) return plane(0);
+    return monotone_cubic(plane(0), plane(sz), plane(2 * sz), plane(3 * sz), f[2]);
   }
 
   ArrayView view_;
+  PetscInt stride_[3] = {1, 1, 1};  // distance in the array between neighbours along x, y, z
+  PetscInt direct_[3][2][2] = {};   // [axis][cubic]: lowest and highest i0 found directly
   AxisInfo axes_[3];
   double inverse_spacing_[3] = {1.0, 1.0, 1.0};
   int dim_ = 3;

@@ -55,10 +55,7 @@ public:
   void start(const PendingTrace& p) {
     double x[3], u0[3] = {0.0, 0.0, 0.0}, um[3] = {0.0, 0.0, 0.0};
     sample_point(p.location, p.i, p.j, p.k, x);
-    if (!pass_.carrier->sample_velocity(x, u0)) {
-      ++lost;
-      return;
-    }
+    pass_.carrier->velocity_at_sample(p.location < dim_ ? p.location : -1, p.i, p.j, p.k, u0);
     double xm[3] = {x[0] - 0.5 * dt_ * u0[0], x[1] - 0.5 * dt_ * u0[1],
                     dim_ == 3 ? x[2] - 0.5 * dt_ * u0[2] : 0.0};
     canonical_point(axes_, dim_, xm);
@@ -121,8 +118,7 @@ public:
 
   std::vector<PendingTrace> pending_mid, pending_departure;
   std::vector<RemoteQuery> mid_queries, departure_queries;
-  // Owned points that cannot be traced: their own velocity is not local (impossible with
-  // halo >= 1) or a non-finite velocity sent them nowhere.
+  // Owned points that cannot be traced: a non-finite velocity sent them nowhere.
   PetscInt lost = 0;
 
 private:
