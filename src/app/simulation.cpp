@@ -55,11 +55,12 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   // that SIGINT and SIGTERM still checkpoint and stop cleanly.
   if (in_situ_) install_signal_handlers();
   // Per step: the velocity is exchanged before the forces, before advection, and twice in the
-  // projection (its right-hand side and its divergence check); every scalar before the forces
-  // and before advection; the vorticity magnitude once when confinement is on.
+  // projection (its right-hand side and its divergence check); every scalar once, after the
+  // sources and before the forces (advection reads those ghosts too); the vorticity magnitude
+  // once when confinement is on.
   Decomposition decomposition;
   PetscCall(grid_.describe(&decomposition));
-  const int cell_exchanges = 2 * static_cast<int>(scalars_.size()) +
+  const int cell_exchanges = static_cast<int>(scalars_.size()) +
                              (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
   PetscCall(log_.report_decomposition(decomposition, 4, cell_exchanges));
   // Last of the set-up that takes time (ParaView's start above): the wall clock between
@@ -136,7 +137,9 @@ void Simulation::build_step() {
                      }});
   stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
                        PetscFunctionBeginUser;
-                       PetscCall(fill_all_ghosts());
+                       // The forces changed the velocity only: the scalars' ghosts are those
+                       // the forces stage exchanged after the sources, still current.
+                       PetscCall(velocity_.fill_ghosts());
                        AdvectionStats advection;
                        PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
                        report->remote_points = advection.remote_points;

@@ -7,10 +7,38 @@
 #include "sources.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "region.hpp"
 
 namespace sf {
+
+namespace {
+
+/// The part of `box` (cells, or faces of component `stagger`) whose sample points can lie in
+/// `region`: its bounding box, widened by a sample on each side so that rounding cannot leave
+/// out a point the exact test (region_contains) accepts. A source is a few cells of a large
+/// grid, so this is most of the cost of a source saved.
+IndexBox near_region(const Grid& grid, const Region& region, int stagger, IndexBox box) {
+  for (int a = 0; a < grid.dim(); ++a) {
+    double lo = region.lower[a], hi = region.upper[a];
+    if (region.shape != Region::Shape::Box) {
+      if (region.shape == Region::Shape::Cylinder && a == region.axis) continue;  // unbounded
+      lo = region.center[a] - region.radius;
+      hi = region.center[a] + region.radius;
+    }
+    const double offset = stagger == a ? 0.0 : 0.5;  // sample i sits at origin + (i + offset) h
+    const double first = std::floor((lo - grid.origin(a)) / grid.spacing(a) - offset) - 1.0;
+    const double last = std::ceil((hi - grid.origin(a)) / grid.spacing(a) - offset) + 1.0;
+    // Clamped as doubles: a region far outside the grid must not overflow the conversion.
+    const double below = static_cast<double>(box.lo[a]), above = static_cast<double>(box.hi[a]);
+    box.lo[a] = static_cast<PetscInt>(std::clamp(first, below, above));
+    box.hi[a] = static_cast<PetscInt>(std::clamp(last + 1.0, below, above));
+  }
+  return box;
+}
+
+}  // namespace
 
 PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& velocity,
                              const SolidMask& solids, double dt) {
@@ -38,7 +66,8 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
   for (const ScalarSource& source : config.sources) {
     const bool set = source.mode == ScalarSource::Mode::Set;
     const double increment = source.value * dt;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    for_each_index(near_region(grid, source.region, -1, grid.owned_cells()),
+                   [&](PetscInt i, PetscInt j, PetscInt k) {
       if (solids.solid(i, j, k)) return;
       const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
       if (!region_contains(source.region, x, dim)) return;
@@ -47,7 +76,8 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
     if (!source.has_velocity) continue;
     for (int c = 0; c < dim; ++c) {
       const double value = source.velocity[c];
-      for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      for_each_index(near_region(grid, source.region, c, grid.owned_faces(c)),
+                     [&](PetscInt i, PetscInt j, PetscInt k) {
         if (solids.fixed_face(c, i, j, k)) return;
         double x[3];
         grid.face_center(c, i, j, k, x);
