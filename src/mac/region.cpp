@@ -24,4 +24,21 @@ bool region_contains(const Region& region, const double x[3], int dim) {
   return true;
 }
 
+bool region_extent(const Region& region, int axis, double* lower, double* upper) {
+  switch (region.shape) {
+    case Region::Shape::Cylinder:
+      if (axis == region.axis) return false;
+      [[fallthrough]];
+    case Region::Shape::Sphere:
+      *lower = region.center[axis] - region.radius;
+      *upper = region.center[axis] + region.radius;
+      return true;
+    case Region::Shape::Box:
+      break;
+  }
+  *lower = region.lower[axis];
+  *upper = region.upper[axis];
+  return true;
+}
+
 }  // namespace sf

@@ -23,4 +23,8 @@ struct Region {
 /// included).
 bool region_contains(const Region& region, const double x[3], int dim);
 
+/// The extent of `region` along `axis`: every point region_contains accepts has lower <= x[axis]
+/// <= upper. False if the region is unbounded along it (a cylinder along its own axis).
+bool region_extent(const Region& region, int axis, double* lower, double* upper);
+
 }  // namespace sf

@@ -21,12 +21,8 @@ namespace {
 /// grid, so this is most of the cost of a source saved.
 IndexBox near_region(const Grid& grid, const Region& region, int stagger, IndexBox box) {
   for (int a = 0; a < grid.dim(); ++a) {
-    double lo = region.lower[a], hi = region.upper[a];
-    if (region.shape != Region::Shape::Box) {
-      if (region.shape == Region::Shape::Cylinder && a == region.axis) continue;  // unbounded
-      lo = region.center[a] - region.radius;
-      hi = region.center[a] + region.radius;
-    }
+    double lo = 0.0, hi = 0.0;
+    if (!region_extent(region, a, &lo, &hi)) continue;
     const double offset = stagger == a ? 0.0 : 0.5;  // sample i sits at origin + (i + offset) h
     const double first = std::floor((lo - grid.origin(a)) / grid.spacing(a) - offset) - 1.0;
     const double last = std::ceil((hi - grid.origin(a)) / grid.spacing(a) - offset) + 1.0;

@@ -846,7 +846,10 @@ TEST(ForceRegions, AccelerateOnlyFreeFacesInside3D) { check_force_regions(box())
 // Sources and dissipation
 
 /// Source 1 sets 2.5 in a box that overlaps the obstacle and blows with a velocity there;
-/// source 2 adds at rate 4 in a disjoint sphere.
+/// source 2 adds at rate 4 in a disjoint sphere; source 3 adds at rate 2 and blows in a
+/// cylinder (along y in 3D, unbounded along it; a disc in 2D), disjoint from both. Every cell
+/// and face is checked against region_contains, so a source that skipped part of its region
+/// (sources visit only the region's bounding box) would fail.
 void check_sources(const CaseSpec& spec) {
   Case test;
   ASSERT_EQ(test.setup(PETSC_COMM_WORLD, spec, {"smoke"}), 0);
@@ -870,7 +873,16 @@ void check_sources(const CaseSpec& spec) {
   add.region.radius = 0.12;
   add.mode = ScalarSource::Mode::Add;
   add.value = 4.0;
-  config.sources = {set, add};
+  ScalarSource blow;
+  blow.region.shape = Region::Shape::Cylinder;
+  blow.region.axis = spec.dim == 3 ? 1 : 2;
+  blow.region.center = {0.15, 0.4, 0.5};
+  blow.region.radius = 0.12;
+  blow.mode = ScalarSource::Mode::Add;
+  blow.value = 2.0;
+  blow.has_velocity = true;
+  blow.velocity = {-0.75, 0.5, 0.25};
+  config.sources = {set, add, blow};
   const double dt = 0.125;
   Field& smoke = test.scalars[0];
   OwnedVec scalar_before, velocity_before;
@@ -879,7 +891,8 @@ void check_sources(const CaseSpec& spec) {
   ASSERT_EQ(apply_sources(config, smoke, test.velocity, test.solids, dt), 0);
 
   const Grid& grid = test.grid;
-  long set_cells = 0, added_cells = 0, solid_cells = 0, blown = 0;
+  long set_cells = 0, added_cells = 0, solid_cells = 0, blown = 0, cylinder_cells = 0,
+       cylinder_faces = 0;
   const Tally cells = check_cells(
       grid, scalar_before, smoke.global(),
       [&](PetscInt i, PetscInt j, PetscInt k, double before, double after, Tally* tally) {
@@ -894,6 +907,9 @@ void check_sources(const CaseSpec& spec) {
         } else if (region_contains(add.region, x, spec.dim)) {
           ++added_cells;
           want = before + 0.5;
+        } else if (region_contains(blow.region, x, spec.dim)) {
+          ++cylinder_cells;
+          want = before + 0.25;
         }
         expect_bits(tally, 0, i, j, k, after, want);
       });
@@ -903,10 +919,14 @@ void check_sources(const CaseSpec& spec) {
       [&](int c, PetscInt i, PetscInt j, PetscInt k, double before, double after, Tally* tally) {
         const auto x = face_center(grid, c, i, j, k);
         double want = before;
-        if (!test.solids.fixed_face(c, i, j, k) &&
-            region_contains(set.region, x.data(), spec.dim)) {
-          ++blown;
-          want = set.velocity[c];
+        if (!test.solids.fixed_face(c, i, j, k)) {
+          if (region_contains(set.region, x.data(), spec.dim)) {
+            ++blown;
+            want = set.velocity[c];
+          } else if (region_contains(blow.region, x.data(), spec.dim)) {
+            ++cylinder_faces;
+            want = blow.velocity[c];
+          }
         }
         expect_bits(tally, c, i, j, k, after, want);
       });
@@ -915,6 +935,8 @@ void check_sources(const CaseSpec& spec) {
   EXPECT_GT(test::global_sum(added_cells), 0);
   EXPECT_GT(test::global_sum(solid_cells), 0);
   EXPECT_GT(test::global_sum(blown), 0);
+  EXPECT_GT(test::global_sum(cylinder_cells), 0);
+  EXPECT_GT(test::global_sum(cylinder_faces), 0);
 }
 
 TEST(Sources, SetAddAndBlowInsideTheirRegions2D) { check_sources(plane()); }
