@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "grid.hpp"
+#include "lanes.hpp"
 
 namespace sf {
 
@@ -51,6 +52,40 @@ inline void canonical_point(const AxisInfo* axes, int dim, double x[3]) {
       x[a] = std::clamp(x[a], ax.origin, ax.origin + ax.length);
     }
   }
+}
+
+/// canonical_point() for four points, where it needs no periodic wrap: the mask is false in the
+/// lanes where one would (a point outside a periodic axis's period) and in NaN lanes, which the
+/// caller passes through canonical_point() one by one. The clamp is std::clamp's comparisons, so
+/// a point is moved to exactly the same bits.
+inline LaneMask canonical_lanes(const AxisInfo* axes, int dim, Lanes x[3]) {
+  LaneMask ok = {-1, -1, -1, -1};
+  for (int a = 0; a < dim; ++a) {
+    const AxisInfo& ax = axes[a];
+    const Lanes lo = broadcast(ax.origin), hi = broadcast(ax.origin + ax.length);
+    if (ax.periodic) {
+      ok &= (x[a] >= lo) & (x[a] < hi);
+    } else {
+      x[a] = x[a] < lo ? lo : x[a];
+      x[a] = hi < x[a] ? hi : x[a];
+      ok &= x[a] == x[a];
+    }
+  }
+  return ok;
+}
+
+/// Linear interpolation over the 2^dim values load(o) at offsets o = 0, sx, sy, ... (strides):
+/// axis by axis in the form v0 + f (v1 - v0), so a constant field is reproduced exactly. One
+/// template for doubles and Lanes, so that both evaluate the same expression.
+template <typename Real, typename Load>
+inline Real trilinear(int dim, const Real f[3], const PetscInt stride[3], const Load& load) {
+  const PetscInt sx = stride[0], sy = stride[1], sz = stride[2];
+  auto lerp = [](Real v0, Real v1, Real t) { return v0 + t * (v1 - v0); };
+  auto row = [&](PetscInt at) { return lerp(load(at), load(at + sx), f[0]); };
+  const Real plane0 = lerp(row(0), row(sy), f[1]);
+  if (dim == 2) return plane0;
+  const Real plane1 = lerp(row(sz), row(sz + sy), f[1]);
+  return lerp(plane0, plane1, f[2]);
 }
 
 /// One-dimensional monotone cubic Hermite through v1 (f = 0) and v2 (f = 1), with v0 and v3
@@ -90,6 +125,8 @@ public:
     stride_[0] = local.dof;
     stride_[1] = local.dof * local.width[0];
     stride_[2] = stride_[1] * local.width[1];
+    lanes_fit_ = static_cast<double>(stride_[2]) * static_cast<double>(local.width[2]) <
+                 static_cast<double>(INT32_MAX);
     for (int a = 0; a < 3; ++a) {
       axes_[a] = {grid.origin(a), grid.spacing(a), grid.length(a), grid.cells(a),
                   grid.periodic(a)};
@@ -109,6 +146,7 @@ public:
   }
 
   const AxisInfo* axes() const { return axes_; }
+  bool cubic() const { return cubic_; }
 
   /// Finds the stencil of a component staggered on axis `stagger` (-1: cell-centred) around the
   /// canonical point x; false if no periodic image of it lies in the local array. Fields that
@@ -165,18 +203,83 @@ public:
   /// in exact arithmetic, for a fraction of its work. Those faces are always in the local array
   /// of an owned point (halo >= 1).
   void velocity_at_sample(int stagger, PetscInt i, PetscInt j, PetscInt k, double u[3]) const {
-    for (int d = 0; d < dim_; ++d) {
-      const PetscScalar* p = view_.data + view_.offset(i, j, k, d);
-      const PetscInt along = stride_[d];
-      if (stagger < 0) {
-        u[d] = 0.5 * (p[0] + p[along]);
-      } else if (d == stagger) {
-        u[d] = p[0];
-      } else {
-        const PetscInt across = stride_[stagger];
-        u[d] = 0.25 * ((p[0] + p[along]) + (p[-across] + p[along - across]));
-      }
+    velocity_at_sample_from(stagger, i, j, k, u,
+                            [](const PetscScalar* p, PetscInt at) { return p[at]; });
+  }
+
+  // Four points at once (lanes.hpp), for the row path of the trace: linear stencils that lie in
+  // the array as they are (locate()'s direct case). Each evaluates the same expressions as its
+  // one-point counterpart, so lanes and points agree bit for bit.
+
+  /// False if this array is too large for 32-bit lane offsets (then only points are used).
+  bool lanes_fit() const { return lanes_fit_; }
+
+  /// velocity_at_sample() at (i + l, j, k) in lane l.
+  void velocity_at_sample_lanes(int stagger, PetscInt i, PetscInt j, PetscInt k, Lanes u[3]) const {
+    const LaneIndex next = {0, static_cast<std::int32_t>(view_.dof),
+                            static_cast<std::int32_t>(2 * view_.dof),
+                            static_cast<std::int32_t>(3 * view_.dof)};
+    velocity_at_sample_from(stagger, i, j, k, u,
+                            [&](const PetscScalar* p, PetscInt at) { return gather(p + at, next); });
+  }
+
+  /// locate() of linear stencils in lanes: for every lane of `ok` that stays true, the offset of
+  /// the stencil's first value in the array (a whole number) and the fractions. Lanes whose
+  /// stencil is not directly in the array turn false in `ok`; false lanes get offset 0, so a
+  /// stencil read from them stays inside the array.
+  void locate_lanes(int stagger, const Lanes x[3], LaneMask* ok, Lanes* first, Lanes f[3]) const {
+    Lanes index[3] = {broadcast(0.0), broadcast(0.0), broadcast(0.0)};
+    f[2] = broadcast(0.0);  // unused in 2D
+    for (int a = 0; a < dim_; ++a) {
+      const Lanes t = (x[a] - axes_[a].origin) * inverse_spacing_[a] - (stagger == a ? 0.0 : 0.5);
+      locate_axis_lanes(a, t, ok, &index[a], &f[a]);
     }
+    *first = offset_lanes(index, *ok);
+  }
+
+  /// sample_velocity() in lanes, for the lanes true in `ok` (turned false where a stencil is not
+  /// directly in the array).
+  void sample_velocity_lanes(const Lanes x[3], LaneMask* ok, Lanes u[3]) const {
+    Lanes index[2][3], f[2][3];  // [0]: on faces of the axis, [1]: centres
+    for (int a = 0; a < 3; ++a) index[0][a] = index[1][a] = f[0][a] = f[1][a] = broadcast(0.0);
+    for (int a = 0; a < dim_; ++a) {
+      const Lanes t = (x[a] - axes_[a].origin) * inverse_spacing_[a];
+      locate_axis_lanes(a, t, ok, &index[0][a], &f[0][a]);
+      locate_axis_lanes(a, t - 0.5, ok, &index[1][a], &f[1][a]);
+    }
+    for (int c = 0; c < dim_; ++c) {
+      Lanes component_index[3], component_f[3];
+      for (int a = 0; a < 3; ++a) {
+        const int offset = a == c ? 0 : 1;
+        component_index[a] = index[offset][a];
+        component_f[a] = f[offset][a];
+      }
+      u[c] = linear_lanes(c, offset_lanes(component_index, *ok), component_f);
+    }
+  }
+
+  /// interpolate() of component c over stencils from locate_lanes().
+  Lanes linear_lanes(int c, Lanes first, const Lanes f[3]) const {
+    const LaneIndex at = to_index(first);
+    const PetscScalar* p = view_.data + c;
+    return trilinear<Lanes>(dim_, f, stride_, [&](PetscInt o) { return gather(p + o, at); });
+  }
+
+  /// linear_lanes(), and in *lo and *hi the smallest and largest of the values it interpolates:
+  /// bounds() of the same points (MacCormack's range).
+  Lanes linear_lanes(int c, Lanes first, const Lanes f[3], Lanes* lo, Lanes* hi) const {
+    const LaneIndex at = to_index(first);
+    const PetscScalar* p = view_.data + c;
+    Lanes low = broadcast(HUGE_VAL), high = broadcast(-HUGE_VAL);
+    const Lanes value = trilinear<Lanes>(dim_, f, stride_, [&](PetscInt o) {
+      const Lanes v = gather(p + o, at);
+      low = v < low ? v : low;
+      high = v > high ? v : high;
+      return v;
+    });
+    *lo = low;
+    *hi = high;
+    return value;
   }
 
   /// The smallest and largest of the 2^dim samples surrounding x (the cell of the sample
@@ -203,6 +306,45 @@ public:
   }
 
 private:
+  /// velocity_at_sample() with load(p, o) reading p[o] (one point or four lanes).
+  template <typename Real, typename Load>
+  void velocity_at_sample_from(int stagger, PetscInt i, PetscInt j, PetscInt k, Real u[3],
+                               const Load& load) const {
+    for (int d = 0; d < dim_; ++d) {
+      const PetscScalar* p = view_.data + view_.offset(i, j, k, d);
+      const PetscInt along = stride_[d];
+      if (stagger < 0) {
+        u[d] = 0.5 * (load(p, 0) + load(p, along));
+      } else if (d == stagger) {
+        u[d] = load(p, 0);
+      } else {
+        const PetscInt across = stride_[stagger];
+        u[d] = 0.25 * ((load(p, 0) + load(p, along)) + (load(p, -across) + load(p, along - across)));
+      }
+    }
+  }
+
+  /// locate_axis() in lanes, linear stencils, direct case only: the stencil's first index
+  /// relative to the array's start, and the fraction; lanes outside the direct range turn false.
+  void locate_axis_lanes(int a, Lanes t, LaneMask* ok, Lanes* index, Lanes* f) const {
+    const Lanes floor_t = lane_floor(t);
+    *f = t - floor_t;
+    *ok &= (floor_t >= static_cast<double>(direct_[a][0][0])) &
+           (floor_t <= static_cast<double>(direct_[a][0][1]));
+    *index = floor_t - static_cast<double>(view_.start[a]);
+  }
+
+  /// view_.offset() of the stencils' first values from their indices relative to the array's
+  /// start (exact: whole numbers far below 2^53); 0 in the lanes false in ok.
+  Lanes offset_lanes(const Lanes index[3], LaneMask ok) const {
+    const Lanes offset =
+        ((index[2] * static_cast<double>(view_.width[1]) + index[1]) *
+             static_cast<double>(view_.width[0]) +
+         index[0]) *
+        static_cast<double>(view_.dof);
+    return ok ? offset : broadcast(0.0);
+  }
+
   bool fits(int a, PetscInt lo, int width) const {
     return lo >= view_.start[a] && lo + width <= view_.start[a] + view_.width[a];
   }
@@ -247,13 +389,7 @@ private:
 
   double linear(int c, const PetscInt first[3], const double f[3]) const {
     const PetscScalar* p = corner(c, first);
-    const PetscInt sx = stride_[0], sy = stride_[1], sz = stride_[2];
-    auto lerp = [](double v0, double v1, double t) { return v0 + t * (v1 - v0); };
-    auto row = [&](PetscInt at) { return lerp(p[at], p[at + sx], f[0]); };
-    const double plane0 = lerp(row(0), row(sy), f[1]);
-    if (dim_ == 2) return plane0;
-    const double plane1 = lerp(row(sz), row(sz + sy), f[1]);
-    return lerp(plane0, plane1, f[2]);
+    return trilinear<double>(dim_, f, stride_, [p](PetscInt o) { return p[o]; });
   }
 
   double cubic(int c, const PetscInt first[3], const double f[3]) const {
@@ -276,6 +412,7 @@ private:
   double inverse_spacing_[3] = {1.0, 1.0, 1.0};
   int dim_ = 3;
   bool cubic_ = false;
+  bool lanes_fit_ = false;
 };
 
 }  // namespace sf

@@ -40,15 +40,82 @@ bool finite_point(const double x[3]) {
 /// whose midpoint or departure point lies beyond the halo queued for their owner rank.
 class TraceRun {
 public:
-  TraceRun(const Grid& grid, const DepartureExchange& exchange, const TracePass& pass, double dt,
-           int width)
-      : grid_(grid), exchange_(exchange), pass_(pass), dt_(dt), dim_(grid.dim()), width_(width),
-        scalar_count_(static_cast<int>(pass.scalars.size())),
+  TraceRun(const Grid& grid, const SolidMask& solids, const DepartureExchange& exchange,
+           const TracePass& pass, double dt, int width)
+      : grid_(grid), solids_(solids), exchange_(exchange), pass_(pass), dt_(dt), dim_(grid.dim()),
+        width_(width), scalar_count_(static_cast<int>(pass.scalars.size())),
         with_bounds_(pass.bounds != nullptr), axes_(pass.carrier->axes()),
-        values_(static_cast<size_t>(exchange.reply_width())) {}
+        values_(static_cast<size_t>(exchange.reply_width())), rows_in_lanes_(lanes_apply(pass)) {}
 
   IndexBox box_of(int location) const {
     return location < dim_ ? grid_.owned_faces(location) : grid_.owned_cells();
+  }
+
+  /// Traces the owned points (lo .. hi-1, j, k) of `location`, skipping prescribed faces. Four
+  /// at a time where a lane's whole trace stays in the part of the local arrays that stencils
+  /// address directly (almost every point); the other lanes and the last points of the row go
+  /// through start() one by one, which gives the same bits (lanes.hpp) and handles the rest:
+  /// periodic wraps, stencils beyond the halo, non-finite points.
+  void trace_row(int location, PetscInt lo, PetscInt hi, PetscInt j, PetscInt k) {
+    const int stagger = location < dim_ ? location : -1;
+    auto prescribed = [&](PetscInt i) {
+      return location < dim_ && solids_.fixed_face(location, i, j, k);
+    };
+    auto one = [&](PetscInt i) {
+      if (!prescribed(i)) start(PendingTrace{location, i, j, k});
+    };
+    PetscInt i = lo;
+    if (rows_in_lanes_) {
+      const LocalSampler& carrier = *pass_.carrier;
+      const LocalSampler& target = location < dim_ ? *pass_.velocity : pass_.scalars[0];
+      Lanes x[3] = {broadcast(0.0), broadcast(grid_.sample_position(1, j, stagger)),
+                    broadcast(dim_ == 3 ? grid_.sample_position(2, k, stagger) : 0.0)};
+      for (; i + kLanes <= hi; i += kLanes) {
+        for (int l = 0; l < kLanes; ++l) x[0][l] = grid_.sample_position(0, i + l, stagger);
+        // The expressions of start() and finish(), lane by lane.
+        Lanes u[3] = {broadcast(0.0), broadcast(0.0), broadcast(0.0)};
+        carrier.velocity_at_sample_lanes(stagger, i, j, k, u);
+        Lanes xm[3] = {x[0] - 0.5 * dt_ * u[0], x[1] - 0.5 * dt_ * u[1],
+                       dim_ == 3 ? x[2] - 0.5 * dt_ * u[2] : broadcast(0.0)};
+        LaneMask ok = canonical_lanes(axes_, dim_, xm);
+        carrier.sample_velocity_lanes(xm, &ok, u);
+        Lanes xd[3] = {x[0] - dt_ * u[0], x[1] - dt_ * u[1],
+                       dim_ == 3 ? x[2] - dt_ * u[2] : broadcast(0.0)};
+        ok &= canonical_lanes(axes_, dim_, xd);
+        Lanes first, f[3];
+        target.locate_lanes(stagger, xd, &ok, &first, f);
+        const int traced = lane_bits(ok);
+        // The values at the departure points (and with bounds their ranges), stored as store()
+        // would.
+        const int count = location < dim_ ? 1 : scalar_count_;
+        for (int n = 0; n < count; ++n) {
+          const LocalSampler& sampler = location < dim_ ? target : pass_.scalars[n];
+          const int c = location < dim_ ? location : 0;
+          Lanes value, low = broadcast(0.0), high = low;
+          if (with_bounds_) {
+            value = sampler.linear_lanes(c, first, f, &low, &high);
+          } else {
+            value = sampler.linear_lanes(c, first, f);
+          }
+          for (int l = 0; l < kLanes; ++l) {
+            if (!(traced >> l & 1) || prescribed(i + l)) continue;
+            if (location < dim_) {
+              pass_.velocity_out(i + l, j, k, location) = value[l];
+            } else {
+              pass_.scalars_out[n](i + l, j, k) = value[l];
+            }
+            if (with_bounds_) {
+              double* range = bounds_at(location, count, i + l, j, k) + 2 * n;
+              range[0] = low[l];
+              range[1] = high[l];
+            }
+          }
+        }
+        for (int l = 0; l < kLanes; ++l)
+          if (!(traced >> l & 1)) one(i + l);
+      }
+    }
+    for (; i < hi; ++i) one(i);
   }
 
   /// First half of a trace: x_m = x - dt/2 u(x), then u(x_m) here or from its owner.
@@ -101,8 +168,7 @@ public:
       for (int s = 0; s < scalar_count_; ++s) pass_.scalars_out[s](p.i, p.j, p.k) = values[s];
     }
     if (with_bounds_) {
-      double* b = &(*pass_.bounds)[p.location]
-                                  [2 * count * box_offset(box_of(p.location), p.i, p.j, p.k)];
+      double* b = bounds_at(p.location, count, p.i, p.j, p.k);
       for (int n = 0; n < count; ++n) {
         b[2 * n] = values[width_ + n];
         b[2 * n + 1] = values[2 * width_ + n];
@@ -122,6 +188,21 @@ public:
   PetscInt lost = 0;
 
 private:
+  /// Where the ranges of the `count` quantities at a point of `location` are kept (min, max).
+  double* bounds_at(int location, int count, PetscInt i, PetscInt j, PetscInt k) const {
+    return &(*pass_.bounds)[location][2 * count * box_offset(box_of(location), i, j, k)];
+  }
+
+  /// Whether rows go in lanes: linear interpolation (the lanes evaluate linear stencils only)
+  /// and arrays that 32-bit lane offsets reach.
+  static bool lanes_apply(const TracePass& pass) {
+    if (!pass.carrier->lanes_fit() || !pass.velocity->lanes_fit() || pass.velocity->cubic())
+      return false;
+    for (const LocalSampler& s : pass.scalars)
+      if (!s.lanes_fit() || s.cubic()) return false;
+    return true;
+  }
+
   void sample_point(int location, PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
     const int stagger = location < dim_ ? location : -1;
     x[0] = grid_.sample_position(0, i, stagger);
@@ -149,6 +230,7 @@ private:
   }
 
   const Grid& grid_;
+  const SolidMask& solids_;
   const DepartureExchange& exchange_;
   const TracePass& pass_;
   const double dt_;
@@ -156,6 +238,7 @@ private:
   const bool with_bounds_;
   const AxisInfo* axes_;
   std::vector<double> values_;  // one reply's worth, reused by every local departure point
+  const bool rows_in_lanes_;
 };
 
 /// PETSc log events of a pass, inside the "advect" stage of -log_view: the local traces
@@ -199,15 +282,14 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
   const Grid& grid = *grid_;
   TraceEvents events;
   PetscCall(trace_events(&events));
-  TraceRun run(grid, exchange_, pass, dt, std::max(grid.dim(), scalar_count_));
+  TraceRun run(grid, *solids_, exchange_, pass, dt, std::max(grid.dim(), scalar_count_));
   // First the local halves: every owned point traced as far as the halo allows.
   PetscCall(PetscLogEventBegin(events.trace, 0, 0, 0, 0));
   const int locations = grid.dim() + (pass.scalars.empty() ? 0 : 1);
   for (int location = 0; location < locations; ++location) {
-    for_each_index(run.box_of(location), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (location < grid.dim() && solids_->fixed_face(location, i, j, k)) return;
-      run.start(PendingTrace{location, i, j, k});
-    });
+    const IndexBox box = run.box_of(location);
+    for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
+      for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j) run.trace_row(location, box.lo[0], box.hi[0], j, k);
   }
   const PetscInt remote_here =
       static_cast<PetscInt>(run.pending_mid.size() + run.pending_departure.size());
