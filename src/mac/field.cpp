@@ -162,24 +162,38 @@ PetscErrorCode Field::fill_physical_ghosts() {
           ghosts.lo[a] = std::max<PetscInt>(last + 1, lo[a]);
         }
         if (ghosts.size(a) <= 0) continue;
-        for_each_index(ghosts, [&](PetscInt i, PetscInt j, PetscInt k) {
-          const std::array<PetscInt, 3> g = {i, j, k};
-          std::array<PetscInt, 3> m = g;
+        // Each ghost layer g along a mirrors one layer m of samples, a fixed distance away in
+        // the array: mirror[g - ghosts.lo[a]] = (m - g) * stride along a.
+        std::vector<PetscInt> mirror(static_cast<size_t>(ghosts.size(a)));
+        const PetscInt stride_a = u.offset(a == 0, a == 1, a == 2) - u.offset(0, 0, 0);
+        for (PetscInt g = ghosts.lo[a]; g < ghosts.hi[a]; ++g) {
           // Reflection in the boundary plane: about face 0 / face n for a staggered component,
           // about the plane half a cell outside cell 0 / cell n-1 otherwise.
-          if (side == 0) {
-            m[a] = staggered ? -g[a] : -g[a] - 1;
-          } else {
-            m[a] = staggered ? 2 * n - g[a] : 2 * n - 1 - g[a];
-          }
+          PetscInt m = side == 0 ? (staggered ? -g : -g - 1)
+                                 : (staggered ? 2 * n - g : 2 * n - 1 - g);
           // Only the face DM's unused slot beyond a tangential component's last ghost can reach
           // past the opposite boundary when the halo equals the cell count.
-          m[a] = std::clamp<PetscInt>(m[a], 0, last);
-          const PetscScalar mirrored = u(m[0], m[1], m[2], c);
-          u(i, j, k, c) = fill.rule == GhostRule::Odd
-                              ? 2.0 * boundary_value(fill, a, i, j, k, c) - mirrored
-                              : mirrored;
-        });
+          m = std::clamp<PetscInt>(m, 0, last);
+          mirror[static_cast<size_t>(g - ghosts.lo[a])] = (m - g) * stride_a;
+        }
+        const bool odd = fill.rule == GhostRule::Odd;
+        const bool uniform = fill.profile == InflowProfile::Uniform;
+        for (PetscInt k = ghosts.lo[2]; k < ghosts.hi[2]; ++k)
+          for (PetscInt j = ghosts.lo[1]; j < ghosts.hi[1]; ++j) {
+            PetscScalar* row = &u(ghosts.lo[0], j, k, c);
+            const PetscInt layer_jk = a == 1 ? j : k;  // the index along a, unless a = 0
+            for (PetscInt i = ghosts.lo[0]; i < ghosts.hi[0]; ++i) {
+              const PetscInt layer = (a == 0 ? i : layer_jk) - ghosts.lo[a];
+              PetscScalar* ghost = row + (i - ghosts.lo[0]) * u.dof;
+              const PetscScalar mirrored = ghost[mirror[static_cast<size_t>(layer)]];
+              if (!odd) {
+                *ghost = mirrored;
+              } else {
+                *ghost = 2.0 * (uniform ? fill.value : boundary_value(fill, a, i, j, k, c)) -
+                         mirrored;
+              }
+            }
+          }
       }
     }
   }

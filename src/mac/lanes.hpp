@@ -36,6 +36,20 @@ inline Lanes lane_floor(Lanes x) {
 #endif
 }
 
+inline Lanes lane_sqrt(Lanes x) {
+#if defined(__AVX__)
+  return _mm256_sqrt_pd(x);
+#else
+  return Lanes{std::sqrt(x[0]), std::sqrt(x[1]), std::sqrt(x[2]), std::sqrt(x[3])};
+#endif
+}
+
+/// p[0 .. 3] as lanes, and back.
+inline Lanes load_lanes(const double* p) { return Lanes{p[0], p[1], p[2], p[3]}; }
+inline void store_lanes(Lanes x, double* p) {
+  for (int l = 0; l < kLanes; ++l) p[l] = x[l];
+}
+
 /// Bit l set if lane l of the mask is true.
 inline int lane_bits(LaneMask mask) {
 #if defined(__AVX__)

@@ -41,7 +41,13 @@ public:
     PetscFunctionReturn(0);
   }
   bool present() const { return data_ != nullptr; }
-  double operator()(PetscInt i, PetscInt j, PetscInt k) const { return view_(i, j, k); }
+  /// The value of cell (i, j, k); its neighbours are at multiples of stride().
+  const PetscScalar* at(PetscInt i, PetscInt j, PetscInt k) const {
+    return data_ + view_.offset(i, j, k);
+  }
+  PetscInt stride(int axis) const {
+    return axis == 0 ? 1 : axis == 1 ? view_.width[0] : view_.width[0] * view_.width[1];
+  }
 
 private:
   const Field* field_ = nullptr;
@@ -77,17 +83,27 @@ PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& u) {
   PetscCall(temperature.open(grid, state.scalars, temperature_index_));
   const double alpha = config_.alpha, beta = config_.beta;
   const double ambient = config_.ambient_temperature;
-  auto buoyancy_at = [&](PetscInt i, PetscInt j, PetscInt k) {
+  // b of the cell `at` cells from the ones d and t point to (either may be absent).
+  auto buoyancy_at = [&](const PetscScalar* d, const PetscScalar* t, PetscInt at) {
     double b = 0.0;
-    if (density.present()) b -= alpha * density(i, j, k);
-    if (temperature.present()) b += beta * (temperature(i, j, k) - ambient);
+    if (d) b -= alpha * d[at];
+    if (t) b += beta * (t[at] - ambient);
     return b;
   };
-  state.faces.for_each([&](int c, PetscInt i, PetscInt j, PetscInt k) {
-    const PetscInt di = c == 0, dj = c == 1, dk = c == 2;
-    accelerate(u(i, j, k, c), state.dt,
-               0.5 * (buoyancy_at(i - di, j - dj, k - dk) + buoyancy_at(i, j, k)) * config_.up[c]);
-  });
+  for (int c = 0; c < grid.dim(); ++c) {
+    const double up = config_.up[c];
+    if (up == 0.0) continue;  // f_c = 0, which accelerate() would not add anyway
+    // A face (i, j, k) of component c lies between cells idx - e_c and idx.
+    const PetscInt below = density.present() ? density.stride(c) : temperature.stride(c);
+    state.faces.for_each_run(c, [&](PetscInt j, PetscInt k, PetscInt begin, PetscInt end) {
+      const PetscScalar* d = density.present() ? density.at(begin, j, k) : nullptr;
+      const PetscScalar* t = temperature.present() ? temperature.at(begin, j, k) : nullptr;
+      PetscScalar* face = &u(begin, j, k, c);
+      for (PetscInt n = 0; n < end - begin; ++n)
+        accelerate(face[n * u.dof], state.dt,
+                   0.5 * (buoyancy_at(d, t, n - below) + buoyancy_at(d, t, n)) * up);
+    });
+  }
   PetscCall(temperature.close());
   PetscCall(density.close());
   PetscFunctionReturn(0);

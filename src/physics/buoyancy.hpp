@@ -18,6 +18,7 @@ public:
   /// True when at least one term acts (a scalar was found for it).
   bool acts() const { return density_index_ >= 0 || temperature_index_ >= 0; }
   PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
+  const char* event_name() const override { return "Buoyancy"; }
 
 private:
   const Grid* grid_ = nullptr;

@@ -38,6 +38,22 @@ public:
       for (PetscInt i = run.begin; i < run.end; ++i) visit(c, i, run.j, k);
     }
   }
+  /// Calls visit(j, begin, end) for every run of free faces (begin .. end-1, j, k) of
+  /// component c in face plane k.
+  template <class Visit>
+  void for_each_run_in_plane(int c, PetscInt k, Visit&& visit) const {
+    const std::vector<size_t>& first = plane_first_[c];
+    const PetscInt p = k - plane_lo_[c];
+    if (p < 0 || p + 1 >= static_cast<PetscInt>(first.size())) return;
+    for (size_t r = first[static_cast<size_t>(p)]; r < first[static_cast<size_t>(p) + 1]; ++r)
+      visit(runs_[c][r].j, runs_[c][r].begin, runs_[c][r].end);
+  }
+  /// Calls visit(j, k, begin, end) for every run of free faces (begin .. end-1, j, k) of
+  /// component c: for forces that walk a row with pointers.
+  template <class Visit>
+  void for_each_run(int c, Visit&& visit) const {
+    for (const Run& run : runs_[c]) visit(run.j, run.k, run.begin, run.end);
+  }
   /// Calls visit(c, i, j, k) for every free face of component c.
   template <class Visit>
   void for_each(int c, Visit&& visit) const {
@@ -82,6 +98,8 @@ public:
   /// the velocity's global vector), through accelerate(). Reads the state from the ghosted local
   /// vectors only. Collective where the force exchanges a halo.
   virtual PetscErrorCode add_to(const ForceState& state, const ArrayView& u) = 0;
+  /// The PETSc log event of this force (-log_view, inside the "forces" stage).
+  virtual const char* event_name() const = 0;
 };
 
 }  // namespace sf

@@ -14,6 +14,7 @@ public:
   ForceRegions(const Grid& grid, std::vector<ForceRegion> regions)
       : grid_(grid), regions_(std::move(regions)) {}
   PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
+  const char* event_name() const override { return "ForceRegions"; }
 
 private:
   const Grid& grid_;

@@ -1,11 +1,35 @@
 #include "forces.hpp"
 
+#include <map>
+#include <string>
+
 #include "buoyancy.hpp"
 #include "force_regions.hpp"
 #include "gravity.hpp"
 #include "vorticity_confinement.hpp"
 
 namespace sf {
+
+namespace {
+
+/// The PETSc log event called `name` (class "Forces"), registered on first use; a second
+/// simulation in the same process (tests) reuses it.
+PetscErrorCode force_event(const char* name, PetscLogEvent* event) {
+  PetscFunctionBeginUser;
+  static PetscClassId forces_class = -1;
+  static std::map<std::string, PetscLogEvent> registered;
+  if (forces_class < 0) PetscCall(PetscClassIdRegister("Forces", &forces_class));
+  auto found = registered.find(name);
+  if (found == registered.end()) {
+    PetscLogEvent created;
+    PetscCall(PetscLogEventRegister(name, forces_class, &created));
+    found = registered.emplace(name, created).first;
+  }
+  *event = found->second;
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
 
 void FreeFaces::setup(const Grid& grid, const SolidMask& solids) {
   dim_ = grid.dim();
@@ -60,6 +84,9 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
   if (!config.regions.empty())
     forces_.push_back(std::make_unique<ForceRegions>(grid, config.regions));
   if (config.wind.enabled) wind_.emplace(grid, config.wind);
+  events_.resize(forces_.size());
+  for (size_t f = 0; f < forces_.size(); ++f)
+    PetscCall(force_event(forces_[f]->event_name(), &events_[f]));
   faces_.setup(grid, solids);
   PetscFunctionReturn(0);
 }
@@ -80,7 +107,11 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
     ArrayView u;
     PetscCall(VecGetArray(velocity.global(), &u_data));
     PetscCall(grid.global_view(velocity.dm(), u_data, &u));
-    for (const auto& force : forces_) PetscCall(force->add_to(state, u));
+    for (size_t f = 0; f < forces_.size(); ++f) {
+      PetscCall(PetscLogEventBegin(events_[f], 0, 0, 0, 0));
+      PetscCall(forces_[f]->add_to(state, u));
+      PetscCall(PetscLogEventEnd(events_[f], 0, 0, 0, 0));
+    }
     PetscCall(VecRestoreArray(velocity.global(), &u_data));
   }
   if (wind_) PetscCall(wind_->apply(velocity, faces_, dt));

@@ -41,6 +41,7 @@ private:
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
   std::vector<std::unique_ptr<Force>> forces_;  // applied in this order
+  std::vector<PetscLogEvent> events_;           // of each force, for -log_view
   std::optional<Wind> wind_;
   FreeFaces faces_;  // rebuilt if the mask changes
 };

@@ -11,6 +11,7 @@ class Gravity : public Force {
 public:
   explicit Gravity(const std::array<double, 3>& g) : g_(g) {}
   PetscErrorCode add_to(const ForceState& state, const ArrayView& u) override;
+  const char* event_name() const override { return "Gravity"; }
 
 private:
   std::array<double, 3> g_;

@@ -97,13 +97,11 @@ public:
           } else {
             value = sampler.linear_lanes(c, first, f);
           }
+          const ArrayView& out = location < dim_ ? pass_.velocity_out : pass_.scalars_out[n];
+          PetscScalar* row = &out(i, j, k, location < dim_ ? location : 0);
           for (int l = 0; l < kLanes; ++l) {
             if (!(traced >> l & 1) || prescribed(i + l)) continue;
-            if (location < dim_) {
-              pass_.velocity_out(i + l, j, k, location) = value[l];
-            } else {
-              pass_.scalars_out[n](i + l, j, k) = value[l];
-            }
+            row[l * out.dof] = value[l];
             if (with_bounds_) {
               double* range = bounds_at(location, count, i + l, j, k) + 2 * n;
               range[0] = low[l];
