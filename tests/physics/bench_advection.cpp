@@ -4,6 +4,8 @@
 // For every case (N^3 cells of the unit cube, walls or periodic, a CFL number) and scheme it
 // advects the velocity and two scalars through a 3D Taylor-Green-like velocity of peak speed 1
 // with dt = CFL h, and reports medians over the repeats of
+//   halo       the grid's ghost width (-halos: the cost curve of a wider halo, fewer remote
+//              departure points against larger exchanges);
 //   ghosts_s   Field::fill_ghosts() of the velocity and both scalars (DMGlobalToLocal + the
 //              ghost layers outside the domain), which the step does before advection;
 //   advect_s   Advection::advect(): the traces, interpolation and departure exchange;
@@ -18,8 +20,8 @@
 //              streaming at once) over advect_s: 100 % is the memory system's speed.
 //
 // Usage: mpiexec -n 2 bench_advection [-cases 64,128] [-boundaries periodic,walls]
-//          [-cfls 1,6] [-schemes semi_lagrangian,maccormack,bfecc] [-interpolation linear]
-//          [-repeats 5]
+//          [-cfls 1,6] [-halos 3] [-schemes semi_lagrangian,maccormack,bfecc]
+//          [-interpolation linear] [-repeats 5]
 #include <petscsys.h>
 
 #include <algorithm>
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
   {
     char buffer[512];
     PetscBool set;
-    std::string cases = "64,128", bcs = "periodic,walls", cfls = "1,6",
+    std::string cases = "64,128", bcs = "periodic,walls", cfls = "1,6", halos = "3",
                 schemes = "semi_lagrangian", interpolation = "linear";
     PetscInt repeats = 5;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-cases", buffer, sizeof(buffer), &set));
@@ -164,6 +166,8 @@ int main(int argc, char** argv) {
     if (set) bcs = buffer;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-cfls", buffer, sizeof(buffer), &set));
     if (set) cfls = buffer;
+    PetscCall(PetscOptionsGetString(nullptr, nullptr, "-halos", buffer, sizeof(buffer), &set));
+    if (set) halos = buffer;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-schemes", buffer, sizeof(buffer), &set));
     if (set) schemes = buffer;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-interpolation", buffer, sizeof(buffer),
@@ -180,20 +184,21 @@ int main(int argc, char** argv) {
                           "medians of %" PetscInt_FMT " repeats; %s interpolation\n",
                           size, stream * 1e-9, stream * size * 1e-9, repeats,
                           interpolation.c_str()));
-    PetscCall(PetscPrintf(comm, "%-5s %-9s %4s %-16s | %9s %9s %9s %9s | %9s %8s | %6s %7s\n",
-                          "cells", "boundary", "cfl", "scheme", "ghosts_s", "advect_s",
+    PetscCall(PetscPrintf(comm, "%-5s %-9s %4s %4s %-16s | %9s %9s %9s %9s | %9s %8s | %6s %7s\n",
+                          "cells", "boundary", "cfl", "halo", "scheme", "ghosts_s", "advect_s",
                           "trace_s", "remote_s", "ns/sample", "remote%", "B/cell", "bound%"));
     for (const std::string& n_text : split(cases)) {
       const long n = std::stol(n_text);
       for (const std::string& bc : split(bcs)) {
         for (const std::string& cfl_text : split(cfls)) {
           const double cfl = std::stod(cfl_text);
+          for (const std::string& halo_text : split(halos))
           for (const std::string& scheme : split(schemes)) {
             sf::JobConfig job;
             job.grid.dim = 3;
             job.grid.cells = {n, n, n};
             job.grid.size = {1.0, 1.0, 1.0};
-            job.grid.halo = 3;
+            job.grid.halo = std::stoi(halo_text);
             job.boundary = boundaries(bc);
             job.scalars.resize(2);
             job.scalars[0].name = "density";
@@ -214,8 +219,9 @@ int main(int argc, char** argv) {
             const double cells_per_rank = static_cast<double>(n) * n * n / size;
             const double bound = bytes_per_cell * cells_per_rank / stream;
             PetscCall(PetscPrintf(
-                comm, "%-5ld %-9s %4.1f %-16s | %9.4f %9.4f %9.4f %9.4f | %9.1f %8.2f | %6.0f %6.1f%%\n",
-                n, bc.c_str(), cfl, scheme.c_str(), result.ghosts, result.advect, result.trace,
+                comm,
+                "%-5ld %-9s %4.1f %4d %-16s | %9.4f %9.4f %9.4f %9.4f | %9.1f %8.2f | %6.0f %6.1f%%\n",
+                n, bc.c_str(), cfl, job.grid.halo, scheme.c_str(), result.ghosts, result.advect, result.trace,
                 result.remote, 1e9 * result.advect / result.samples_per_rank,
                 100.0 * result.remote_share, bytes_per_cell, 100.0 * bound / result.advect));
           }
