@@ -219,8 +219,9 @@ public:
     const LaneIndex next = {0, static_cast<std::int32_t>(view_.dof),
                             static_cast<std::int32_t>(2 * view_.dof),
                             static_cast<std::int32_t>(3 * view_.dof)};
-    velocity_at_sample_from(stagger, i, j, k, u,
-                            [&](const PetscScalar* p, PetscInt at) { return gather(p + at, next); });
+    velocity_at_sample_from(stagger, i, j, k, u, [&](const PetscScalar* p, PetscInt at) {
+      return gather(p + at, next);
+    });
   }
 
   /// locate() of linear stencils in lanes: for every lane of `ok` that stays true, the offset of
@@ -319,7 +320,8 @@ private:
         u[d] = load(p, 0);
       } else {
         const PetscInt across = stride_[stagger];
-        u[d] = 0.25 * ((load(p, 0) + load(p, along)) + (load(p, -across) + load(p, along - across)));
+        u[d] = 0.25 * ((load(p, 0) + load(p, along)) +
+                       (load(p, -across) + load(p, along - across)));
       }
     }
   }

@@ -287,7 +287,8 @@ PetscErrorCode SemiLagrangian::trace(const TracePass& pass, double dt, PetscInt*
   for (int location = 0; location < locations; ++location) {
     const IndexBox box = run.box_of(location);
     for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
-      for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j) run.trace_row(location, box.lo[0], box.hi[0], j, k);
+      for (PetscInt j = box.lo[1]; j < box.hi[1]; ++j)
+        run.trace_row(location, box.lo[0], box.hi[0], j, k);
   }
   const PetscInt remote_here =
       static_cast<PetscInt>(run.pending_mid.size() + run.pending_departure.size());

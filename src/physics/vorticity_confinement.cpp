@@ -167,7 +167,8 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
       for (; i < owned.hi[0]; ++i) {
         double omega[3];
         curl(i, j, k, omega);
-        row[i - owned.lo[0]] = square_root(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]);
+        row[i - owned.lo[0]] =
+            square_root(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]);
       }
     }
   PetscCall(VecRestoreArray(eta_global, &eta_data));

@@ -221,8 +221,8 @@ int main(int argc, char** argv) {
             PetscCall(PetscPrintf(
                 comm,
                 "%-5ld %-9s %4.1f %4d %-16s | %9.4f %9.4f %9.4f %9.4f | %9.1f %8.2f | %6.0f %6.1f%%\n",
-                n, bc.c_str(), cfl, job.grid.halo, scheme.c_str(), result.ghosts, result.advect, result.trace,
-                result.remote, 1e9 * result.advect / result.samples_per_rank,
+                n, bc.c_str(), cfl, job.grid.halo, scheme.c_str(), result.ghosts, result.advect,
+                result.trace, result.remote, 1e9 * result.advect / result.samples_per_rank,
                 100.0 * result.remote_share, bytes_per_cell, 100.0 * bound / result.advect));
           }
         }
