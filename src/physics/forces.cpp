@@ -1,8 +1,5 @@
 #include "forces.hpp"
 
-#include <map>
-#include <string>
-
 #include "buoyancy.hpp"
 #include "force_regions.hpp"
 #include "gravity.hpp"
@@ -13,19 +10,13 @@ namespace sf {
 namespace {
 
 /// The PETSc log event called `name` (class "Forces"), registered on first use; a second
-/// simulation in the same process (tests) reuses it.
+/// simulation in the same process (tests) finds it registered (as StageTimers does its stages).
 PetscErrorCode force_event(const char* name, PetscLogEvent* event) {
   PetscFunctionBeginUser;
   static PetscClassId forces_class = -1;
-  static std::map<std::string, PetscLogEvent> registered;
   if (forces_class < 0) PetscCall(PetscClassIdRegister("Forces", &forces_class));
-  auto found = registered.find(name);
-  if (found == registered.end()) {
-    PetscLogEvent created;
-    PetscCall(PetscLogEventRegister(name, forces_class, &created));
-    found = registered.emplace(name, created).first;
-  }
-  *event = found->second;
+  PetscCall(PetscLogEventGetId(name, event));
+  if (*event < 0) PetscCall(PetscLogEventRegister(name, forces_class, event));
   PetscFunctionReturn(0);
 }
 
