@@ -71,6 +71,10 @@ struct KrylovProjection::Impl {
   OwnedVec rhs;
   int assembled_version = -1;
   double last_dt = 0.0;  // time step of the last solve, to rescale its pressure as a guess
+  // The job's divergence target (pressure.max_divergence; 0: the KSP's rtol/atol rule) and the
+  // residual bound it means for the solve under way, target / dt.
+  double max_divergence = 0.0;
+  double residual_bound = 0.0;
 
   /// True if the face of component c at (i, j, k) is free, i.e. its velocity is computed here.
   bool free_face(int c, PetscInt i, PetscInt j, PetscInt k) const {
@@ -95,8 +99,55 @@ struct KrylovProjection::Impl {
   PetscInt outflow_faces() const;
   PetscErrorCode attach_null_space(PetscInt dirichlet_faces);
   PetscErrorCode compute_rhs(Field& velocity, double dt, double* flux_scale);
+  PetscErrorCode max_residual(KSP solver, double* result);
+  static PetscErrorCode divergence_reached(KSP solver, PetscInt iteration, PetscReal norm,
+                                           KSPConvergedReason* reason, void* context);
   PetscErrorCode subtract_gradient(Field& velocity, double dt);
 };
+
+// The stopping rule of pressure.max_divergence. After the projection div u = -dt r in every
+// coupled cell (r = b - A p, the unpreconditioned residual CG reports), so the target holds when
+// dt max |r| <= target, i.e. max |r| <= residual_bound. The 2-norm the solver hands over brackets
+// the maximum, ||r||_2 / sqrt(N) <= max |r| <= ||r||_2, which decides most iterations for free;
+// only between the two is r formed (one MatMult) and its maximum taken. No other rule applies:
+// -pressure_ksp_rtol/atol are not consulted, max_it still ends a solve that cannot get there.
+PetscErrorCode KrylovProjection::Impl::divergence_reached(KSP solver, PetscInt, PetscReal norm,
+                                                          KSPConvergedReason* reason,
+                                                          void* context) {
+  PetscFunctionBeginUser;
+  auto* s = static_cast<Impl*>(context);
+  *reason = KSP_CONVERGED_ITERATING;
+  if (!std::isfinite(static_cast<double>(norm))) {
+    *reason = KSP_DIVERGED_NANORINF;
+    PetscFunctionReturn(0);
+  }
+  PetscInt size = 0;
+  PetscCall(VecGetSize(s->rhs, &size));
+  if (norm <= s->residual_bound) {
+    *reason = KSP_CONVERGED_ATOL;
+  } else if (norm <= s->residual_bound * std::sqrt(static_cast<double>(size))) {
+    double largest = 0.0;
+    PetscCall(s->max_residual(solver, &largest));
+    if (largest <= s->residual_bound) *reason = KSP_CONVERGED_ATOL_NORMAL;
+  }
+  PetscFunctionReturn(0);
+}
+
+// max |b - A x| for the solver's current iterate x (KSPBuildSolution: CG's own vector, no copy),
+// through one scratch vector from the DM's pool.
+PetscErrorCode KrylovProjection::Impl::max_residual(KSP solver, double* result) {
+  PetscFunctionBeginUser;
+  Vec x = nullptr, ax = nullptr;
+  PetscCall(KSPBuildSolution(solver, nullptr, &x));
+  PetscCall(DMGetGlobalVector(dm, &ax));
+  PetscCall(MatMult(matrix, x, ax));
+  PetscCall(VecAYPX(ax, -1.0, rhs));
+  PetscReal largest = 0.0;
+  PetscCall(VecNorm(ax, NORM_INFINITY, &largest));
+  PetscCall(DMRestoreGlobalVector(dm, &ax));
+  *result = static_cast<double>(largest);
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
                                              const SolverConfig& config) {
@@ -141,6 +192,10 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
   PetscCall(KSPSetOperators(ksp, matrix, matrix));
   PetscCall(configure_preconditioner(pc_type));
   PetscCall(KSPSetFromOptions(ksp));
+  max_divergence = config.max_divergence;
+  // Set after KSPSetFromOptions, which would otherwise put back the default test.
+  if (max_divergence > 0.0)
+    PetscCall(KSPSetConvergenceTest(ksp, divergence_reached, this, nullptr));
   // Building the preconditioner here keeps its cost out of the first time step's timing.
   PetscCall(KSPSetUp(ksp));
   PetscFunctionReturn(0);
@@ -417,7 +472,7 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
   }
   double flux_scale = 0.0;
   PetscCall(s.compute_rhs(velocity, dt, &flux_scale));
-  PetscReal rhs_norm = 0.0, rtol = 0.0;
+  PetscReal rhs_norm = 0.0, rtol = 0.0, rhs_max = 0.0;
   PetscCall(VecNorm(s.rhs, NORM_2, &rhs_norm));
   PetscCall(KSPGetTolerances(s.ksp, &rtol, nullptr, nullptr, nullptr));
   PetscInt iterations = 0;
@@ -427,10 +482,15 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
     PetscCall(stop_non_finite_solve(grid, "pressure solve",
                                     "cannot measure its right-hand side (the norm overflows)",
                                     velocity, nullptr));
-  if (rhs_norm <= rtol * flux_scale) {
-    // u* is already divergence-free to the solver tolerance, measured against the fluxes that
-    // make up its divergence: the pressure of this projection is zero and u stays as it is.
-    // Solving would only chase round-off, from a previous pressure that is no guess for zero.
+  s.residual_bound = s.max_divergence / dt;
+  if (s.max_divergence > 0.0) PetscCall(VecNorm(s.rhs, NORM_INFINITY, &rhs_max));
+  const bool already_free = s.max_divergence > 0.0 ? rhs_max <= s.residual_bound
+                                                   : rhs_norm <= rtol * flux_scale;
+  if (already_free) {
+    // u* is already divergence-free to the solver tolerance (measured against the fluxes that
+    // make up its divergence), or within the divergence target: the pressure of this projection
+    // is zero and u stays as it is. Solving would only chase round-off, from a previous
+    // pressure that is no guess for zero.
     PetscCall(VecSet(s.pressure, 0.0));
   } else {
     // The pressure scales with 1/dt for a given u*, so the previous one is rescaled to the
@@ -447,9 +507,10 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
     // A pressure that did not converge leaves a divergent velocity behind, which the following
     // steps would advect as if it were physical; stopping is the honest outcome.
     PetscCheck(reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,
-               "the pressure solve did not converge: %s after %" PetscInt_FMT
+               "the pressure solve did not converge%s: %s after %" PetscInt_FMT
                " iterations, residual norm %g (see -pressure_ksp_monitor, -pressure_ksp_max_it, "
                "-pressure_pc_type)",
+               s.max_divergence > 0.0 ? " to pressure.max_divergence" : "",
                KSPConvergedReasons[reason], iterations, static_cast<double>(residual));
     PetscCall(s.subtract_gradient(velocity, dt));
   }

@@ -203,6 +203,9 @@ struct SolverConfig {
   double rtol = 1e-8;
   double atol = 1e-14;
   int max_iterations = 500;
+  // Pressure only: when > 0 the solve stops as soon as max |div u| over fluid cells is at most
+  // this (in 1/time), instead of the rtol/atol rule (solvers/krylov_projection.cpp).
+  double max_divergence = 0.0;
 };
 
 struct OutputConfig {

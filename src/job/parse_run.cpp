@@ -3,9 +3,12 @@
 
 namespace sf::job_detail {
 
-SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver) const {
+SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver,
+                                     bool projection) const {
   if (!field) return solver;
-  const MapReader map(*this, *field, true, {"tolerance", "absolute_tolerance", "max_iterations"});
+  std::vector<std::string> keys{"tolerance", "absolute_tolerance", "max_iterations"};
+  if (projection) keys.push_back("max_divergence");
+  const MapReader map(*this, *field, true, keys);
   if (auto tolerance = map.find("tolerance")) {
     solver.rtol = read_finite(*tolerance);
     if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {
@@ -21,6 +24,18 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
                             describe(iterations->node));
     }
     solver.max_iterations = static_cast<int>(n);
+  }
+  if (auto target = map.find("max_divergence")) {
+    // One stopping rule: the divergence target replaces rtol/atol, so a job that gives both
+    // would have one of them silently ignored.
+    for (const char* key : {"tolerance", "absolute_tolerance"}) {
+      if (auto other = map.find(key)) {
+        fail(*target, std::string("give either ") + key + " or max_divergence, not both (" +
+                          map.field().path + "." + key + " is given on line " +
+                          std::to_string(other->line) + ")");
+      }
+    }
+    solver.max_divergence = read_positive(*target);
   }
   return solver;
 }

@@ -386,7 +386,9 @@ private:
                              double coefficient, const std::vector<ScalarConfig>& scalars) const;
   WindConfig parse_wind(const Field& field, int dim) const;
   std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim) const;
-  SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver) const;
+  /// A solver's stopping rule; `projection` admits the pressure's divergence target.
+  SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
+                            bool projection) const;
   TimeConfig parse_time(const MapReader& top) const;
   OutputConfig parse_output(const std::optional<Field>& field) const;
   CheckpointConfig parse_checkpoint(const std::optional<Field>& field,

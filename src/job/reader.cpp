@@ -286,8 +286,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim);
   job.time = parse_time(top);
-  job.pressure = parse_solver(top.find("pressure"), job.pressure);
-  job.diffusion = parse_solver(top.find("diffusion"), job.diffusion);
+  job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
+  job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));

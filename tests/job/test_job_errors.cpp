@@ -126,6 +126,9 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: forces.buoyancy.gamma: unknown key"}},
         {kHead + "pressure: {rtol: 1e-6}\n",
          {"job.yaml:6: pressure.rtol: unknown key (expected one of: tolerance, "
+          "absolute_tolerance, max_iterations, max_divergence)"}},
+        {kHead + "diffusion: {max_divergence: 1e-6}\n",
+         {"job.yaml:6: diffusion.max_divergence: unknown key (expected one of: tolerance, "
           "absolute_tolerance, max_iterations)"}},
         {kHead + "fluid: {nu: 0.1}\n",
          {"job.yaml:6: fluid.nu: unknown key (expected one of: viscosity)"}},
@@ -634,6 +637,16 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: diffusion.tolerance: must be > 0 and < 1, got \"2.5\""}},
         {kHead + "diffusion:\n  absolute_tolerance: -1e-20\n",
          {"job.yaml:7: diffusion.absolute_tolerance: must be >= 0, got \"-1e-20\""}},
+    }},
+    {"PressureDivergenceTarget", {
+        {kHead + "pressure:\n  max_divergence: 0\n",
+         {"job.yaml:7: pressure.max_divergence: must be > 0, got \"0\""}},
+        {kHead + "pressure:\n  tolerance: 1e-6\n  max_divergence: 1e-4\n",
+         {"job.yaml:8: pressure.max_divergence: give either tolerance or max_divergence, not "
+          "both (pressure.tolerance is given on line 7)"}},
+        {kHead + "pressure:\n  max_divergence: 1e-4\n  absolute_tolerance: 0\n",
+         {"job.yaml:7: pressure.max_divergence: give either absolute_tolerance or "
+          "max_divergence, not both (pressure.absolute_tolerance is given on line 8)"}},
     }},
     {"SolverMaxIterations", {
         {kHead + "pressure:\n  max_iterations: 0\n",

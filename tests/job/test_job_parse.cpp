@@ -241,6 +241,7 @@ TEST(Config, NewSectionsGetDefaults) {
   EXPECT_EQ(job.pressure.rtol, 1e-8);
   EXPECT_EQ(job.pressure.atol, 1e-14);
   EXPECT_EQ(job.pressure.max_iterations, 500);
+  EXPECT_EQ(job.pressure.max_divergence, 0.0);
   EXPECT_EQ(job.diffusion.rtol, 1e-10);
   EXPECT_EQ(job.diffusion.atol, 1e-14);
   EXPECT_EQ(job.diffusion.max_iterations, 500);
@@ -427,6 +428,13 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
   EXPECT_EQ(job.diffusion.rtol, 1e-10);  // unchanged defaults beside a key that is given
   EXPECT_EQ(job.diffusion.atol, 1e-14);
   EXPECT_EQ(job.diffusion.max_iterations, 50);
+
+  // The divergence target replaces the relative rule and keeps the iteration limit.
+  const JobConfig target = sf::parse_job(
+      kHead + "pressure: {max_divergence: 1e-5, max_iterations: 80}\n", "target.yaml");
+  EXPECT_EQ(target.pressure.max_divergence, 1e-5);
+  EXPECT_EQ(target.pressure.max_iterations, 80);
+  EXPECT_EQ(target.diffusion.max_divergence, 0.0);
 }
 
 TEST(Config, TwoDimensionalLidAndCylinder) {

@@ -456,6 +456,66 @@ TEST(ProjectionWarmStart, SecondProjectionIsFree) {
   }
 }
 
+// pressure.max_divergence: the solve stops at the first iterate whose velocity is within the
+// target in every fluid cell. So the projected field meets it (up to the round-off of the
+// gradient update, as above), the iterate before does not, a looser target never takes more
+// iterations, and re-projecting the result is free.
+TEST(ProjectionDivergenceTarget, StopsAtTheFirstIterateWithinTheTarget) {
+  for (int dim : {2, 3}) {
+    for (Case c : {Case::Obstacle, Case::Channel}) {
+      const std::array<long, 3> cells =
+          dim == 2 ? std::array<long, 3>{40, 36, 1} : std::array<long, 3>{16, 14, 12};
+      auto problem = make_problem(dim, cells, c);
+      Problem& p = *problem;
+      set_rough_velocity(p, c == Case::Channel);
+      OwnedVec saved;
+      ASSERT_EQ(VecDuplicate(p.velocity.global(), saved.replace()), 0);
+      ASSERT_EQ(VecCopy(p.velocity.global(), saved), 0);
+      double div_before = 0.0;
+      ASSERT_EQ(max_divergence(p.velocity, p.solids, &div_before), 0);
+      double h_min = p.grid.spacing(0);
+      for (int a = 0; a < dim; ++a) h_min = std::min(h_min, p.grid.spacing(a));
+      const double round_off = 64.0 * 2.2e-16 * max_abs_velocity(p) / h_min;
+      const std::string what = std::to_string(dim) + "d " + case_name(c);
+
+      PetscInt previous_iterations = 0;
+      for (double fraction : {1e-2, 1e-4, 1e-7}) {
+        SolverConfig config;
+        config.max_divergence = fraction * div_before;
+        ProjectionStats stats;
+        {
+          KrylovProjection projection;
+          ASSERT_EQ(projection.setup(p.grid, p.solids, config), 0);
+          ASSERT_EQ(VecCopy(saved, p.velocity.global()), 0);
+          ASSERT_EQ(projection.project(p.velocity, 0.02, &stats), 0) << what;
+          EXPECT_LE(stats.max_divergence, config.max_divergence + round_off)
+              << what << ", target " << fraction << " of " << div_before;
+          EXPECT_GE(stats.iterations, previous_iterations) << what << ", target " << fraction;
+          previous_iterations = stats.iterations;
+
+          ProjectionStats again;
+          ASSERT_EQ(projection.project(p.velocity, 0.02, &again), 0);
+          EXPECT_EQ(again.iterations, 0) << what << ": the projected field is within the target";
+        }
+        ASSERT_GT(stats.iterations, 0) << what;
+        if (stats.iterations < 2) continue;
+        // The same solve stopped one iteration earlier (PETSc's "skip" test runs exactly
+        // max_it iterations and calls that converged) leaves a velocity above the target.
+        const ScopedOptions earlier(
+            {{"-pressure_ksp_convergence_test", "skip"},
+             {"-pressure_ksp_max_it", std::to_string(stats.iterations - 1)}});
+        KrylovProjection shorter;
+        ASSERT_EQ(shorter.setup(p.grid, p.solids, SolverConfig{}), 0);
+        ASSERT_EQ(VecCopy(saved, p.velocity.global()), 0);
+        ProjectionStats early;
+        ASSERT_EQ(shorter.project(p.velocity, 0.02, &early), 0);
+        EXPECT_EQ(early.iterations, stats.iterations - 1);
+        EXPECT_GT(early.max_divergence, config.max_divergence) << what << ", target " << fraction;
+      }
+    }
+  }
+}
+
 // Cell counts that cannot be halved at all still work with PCMG (one level: an AMG coarse solve
 // in 2D, where the grid is too large for LU, a direct solve in 3D) and with every other
 // candidate.
