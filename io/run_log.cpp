@@ -96,7 +96,8 @@ std::string clock(double seconds) {
 }  // namespace
 
 PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
-                            const std::string& name, const RunSpan& span, bool restarted) {
+                            const std::string& name, const RunSpan& span, bool restarted,
+                            const std::vector<std::string>& diagnostics) {
   PetscFunctionBeginUser;
   grid_ = &grid;
   directory_ = directory;
@@ -124,7 +125,9 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
     if (csv_) {
       std::fprintf(csv_, "step,time,dt,cfl,max_velocity,max_divergence,pressure_iterations,"
                          "diffusion_iterations,remote_points,wall_seconds,insitu_seconds,"
-                         "output_seconds\n");
+                         "output_seconds");
+      for (const std::string& column : diagnostics) std::fprintf(csv_, ",%s", column.c_str());
+      std::fprintf(csv_, "\n");
       for (const std::string& line : kept) std::fprintf(csv_, "%s\n", line.c_str());
     } else {
       ok = 0;
@@ -195,12 +198,14 @@ PetscErrorCode RunLog::record(const StepReport& r) {
     PetscCall(PetscPrintf(grid_->comm(), "%s\n", line));
   }
   if (csv_) {
-    std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f,%.6f\n",
+    std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f,%.6f",
                  static_cast<long long>(r.step), r.time, r.dt, r.cfl, r.max_velocity,
                  r.max_divergence, static_cast<long long>(r.pressure_iterations),
                  static_cast<long long>(r.diffusion_iterations),
                  static_cast<long long>(r.remote_points), r.wall_seconds, r.insitu_seconds,
                  r.output_seconds);
+    for (double value : r.diagnostics) std::fprintf(csv_, ",%.12g", value);
+    std::fprintf(csv_, "\n");
     std::fflush(csv_);
   }
   PetscFunctionReturn(0);

@@ -26,6 +26,9 @@ struct StepReport {
   double wall_seconds = 0.0;    // the step itself
   double insitu_seconds = 0.0;  // in-situ analysis (Catalyst) after it, 0 when none was due
   double output_seconds = 0.0;  // the frame and checkpoint written after it, 0 when none was due
+  // The flow's measures after the step, one per diagnostics column given to RunLog::open
+  // (physics/diagnostics.hpp: energy, enstrophy, dissipation, scalar totals, probes).
+  std::vector<double> diagnostics;
 };
 
 /// Where this run's part of the job starts and ends, for the progress percentage and ETA.
@@ -65,7 +68,8 @@ public:
   /// so the file never lists a step twice, and keeps the earlier segments of the timings JSON
   /// that ended by then. Collective.
   PetscErrorCode open(const Grid& grid, const std::string& directory, const std::string& name,
-                      const RunSpan& span, bool restarted);
+                      const RunSpan& span, bool restarted,
+                      const std::vector<std::string>& diagnostics = {});
   /// Prints the decomposition report (rank 0) and keeps it for the timings JSON. The halo
   /// traffic per step counts `face_exchanges` exchanges of the velocity and `cell_exchanges` of
   /// dof-1 cell fields (the Krylov solves' own exchanges are not included).

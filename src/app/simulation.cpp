@@ -33,6 +33,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
+  PetscCall(diagnostics_.setup(grid_, solids_, job));
   build_step();
   // Before anything is written: no other run of this name may be using the directories, and a
   // new run must not mix its files with an earlier one's.
@@ -46,7 +47,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(resume(restart, &resumed));
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
-                      restarted_));
+                      restarted_, diagnostics_.columns()));
   const double before_in_situ = resident_bytes();
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
   if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
@@ -372,6 +373,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(step(dt, &report));
     if (lands_on) time_ = *lands_on;  // exactly, despite rounding in time_ + dt
     PetscCall(check_state("after step", step_, 0.0));
+    PetscCall(diagnostics_.measure(velocity_, scalars_, &report.diagnostics));
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     int signal = 0;

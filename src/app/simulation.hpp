@@ -11,6 +11,7 @@
 #include "advection.hpp"
 #include "checkpoint.hpp"
 #include "job.hpp"
+#include "diagnostics.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"
@@ -116,6 +117,7 @@ private:
   Field velocity_;
   std::vector<Field> scalars_;
   Forces forces_;
+  FlowDiagnostics diagnostics_;
   std::unique_ptr<Advection> advection_;
   std::unique_ptr<Diffusion> diffusion_;
   std::unique_ptr<Projection> projection_;

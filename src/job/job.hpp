@@ -208,6 +208,19 @@ struct SolverConfig {
   double max_divergence = 0.0;
 };
 
+/// A named point sampled every step into the steps CSV (velocity components and every scalar,
+/// interpolated linearly from their own sample locations).
+struct ProbeConfig {
+  std::string name;                    // a valid identifier, unique among the probes
+  std::array<double, 3> point{0.0, 0.0, 0.0};
+};
+
+/// What the steps CSV records beyond the solver's own numbers. Kinetic energy, enstrophy,
+/// dissipation and every scalar's total are always there; probes only where the job names them.
+struct DiagnosticsConfig {
+  std::vector<ProbeConfig> probes;  // in the order the job lists them
+};
+
 struct OutputConfig {
   std::string directory = "output";  // created if missing (relative to the working directory)
   double interval = 0.0;             // simulated time between frames; 0 = only the initial frame
@@ -252,6 +265,7 @@ struct JobConfig {
   CheckpointConfig checkpoint;
   DebugConfig debug;
   CatalystConfig catalyst;
+  DiagnosticsConfig diagnostics;
   std::string petsc_options;  // extra PETSc options from the job; the command line wins
 };
 

@@ -214,4 +214,35 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   return catalyst;
 }
 
+// diagnostics: {probes: {name: [x, y(, z)]}}: each point inside the domain (its closed box),
+// each name an identifier, so that the CSV's probe_<name>_<quantity> columns are unambiguous.
+DiagnosticsConfig JobParser::parse_diagnostics(const std::optional<Field>& field,
+                                               const GridConfig& grid) const {
+  DiagnosticsConfig diagnostics;
+  if (!field) return diagnostics;
+  const MapReader map(*this, *field, true, {"probes"});
+  const auto probes = map.find("probes");
+  if (!probes) return diagnostics;
+  const MapReader list(*this, *probes, true);
+  for (const MapReader::Entry& entry : list.entries()) {
+    ProbeConfig probe;
+    probe.name = entry.key;
+    if (!is_identifier(probe.name)) {
+      fail(entry.value, "invalid probe name '" + probe.name +
+                            "' (use letters, digits and '_', not starting with a digit)");
+    }
+    probe.point = read_vector(entry.value, grid.dim);
+    for (int a = 0; a < grid.dim; ++a) {
+      const double lo = grid.origin[a], hi = grid.origin[a] + grid.size[a];
+      if (!(probe.point[a] >= lo && probe.point[a] <= hi)) {
+        fail(entry.value, "the point lies outside the domain (" + std::string(1, "xyz"[a]) +
+                              " = " + format_number(probe.point[a]) + ", the domain spans " +
+                              format_number(lo) + " to " + format_number(hi) + ")");
+      }
+    }
+    diagnostics.probes.push_back(probe);
+  }
+  return diagnostics;
+}
+
 }  // namespace sf::job_detail

@@ -394,6 +394,8 @@ private:
   CheckpointConfig parse_checkpoint(const std::optional<Field>& field,
                                     const OutputConfig& output) const;
   DebugConfig parse_debug(const std::optional<Field>& field) const;
+  DiagnosticsConfig parse_diagnostics(const std::optional<Field>& field,
+                                      const GridConfig& grid) const;
   CatalystConfig parse_catalyst(const std::optional<Field>& field, const OutputConfig& output,
                                 const GridConfig& grid) const;
 

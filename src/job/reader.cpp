@@ -246,7 +246,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
                        "forces", "obstacles", "time", "pressure", "diffusion", "output",
-                       "checkpoint", "debug", "catalyst", "petsc_options"});
+                       "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options"});
 
   JobConfig job;
   job.source = source_;
@@ -292,6 +292,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));
   job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
+  job.diagnostics = parse_diagnostics(top.find("diagnostics"), job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   check_run_length(top, job);
   return job;

@@ -96,7 +96,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "gird: {}\n",
          {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
           "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
-          "checkpoint, debug, catalyst, petsc_options)"}},
+          "checkpoint, debug, catalyst, diagnostics, petsc_options)"}},
     }},
     {"UnknownNestedKey", {
         {"grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",
@@ -647,6 +647,17 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "pressure:\n  max_divergence: 1e-4\n  absolute_tolerance: 0\n",
          {"job.yaml:7: pressure.max_divergence: give either absolute_tolerance or "
           "max_divergence, not both (pressure.absolute_tolerance is given on line 8)"}},
+    }},
+    {"DiagnosticsProbes", {
+        {kHead + "diagnostics:\n  probes:\n    2nd: [0.5, 0.5]\n",
+         {"job.yaml:8: diagnostics.probes.2nd: invalid probe name '2nd'"}},
+        {kHead + "diagnostics:\n  probes:\n    far: [0.5, 1.5]\n",
+         {"job.yaml:8: diagnostics.probes.far: the point lies outside the domain (y = 1.5, the "
+          "domain spans 0 to 1)"}},
+        {kHead + "diagnostics:\n  probes:\n    flat: [0.5, 0.5, 0.5]\n",
+         {"job.yaml:8: diagnostics.probes.flat: expected a list of 2 numbers"}},
+        {kHead + "diagnostics: {points: {a: [0, 0]}}\n",
+         {"job.yaml:6: diagnostics.points: unknown key (expected one of: probes)"}},
     }},
     {"SolverMaxIterations", {
         {kHead + "pressure:\n  max_iterations: 0\n",

@@ -435,6 +435,16 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
   EXPECT_EQ(target.pressure.max_divergence, 1e-5);
   EXPECT_EQ(target.pressure.max_iterations, 80);
   EXPECT_EQ(target.diffusion.max_divergence, 0.0);
+
+  // Probes keep the job's order; a point on the domain's boundary is inside.
+  const JobConfig probes = sf::parse_job(
+      kHead + "diagnostics:\n  probes:\n    wake: [0.75, 0.5]\n    corner: [1, 0]\n",
+      "probes.yaml");
+  ASSERT_EQ(probes.diagnostics.probes.size(), 2u);
+  EXPECT_EQ(probes.diagnostics.probes[0].name, "wake");
+  EXPECT_EQ(probes.diagnostics.probes[0].point, (std::array<double, 3>{0.75, 0.5, 0.0}));
+  EXPECT_EQ(probes.diagnostics.probes[1].name, "corner");
+  EXPECT_TRUE(job.diagnostics.probes.empty());
 }
 
 TEST(Config, TwoDimensionalLidAndCylinder) {

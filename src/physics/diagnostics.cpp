@@ -1,0 +1,168 @@
+// Integral measures and probes for the steps CSV (see diagnostics.hpp for the formulas).
+#include "diagnostics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "interpolation.hpp"
+
+namespace sf {
+
+PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
+                                      const JobConfig& job) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  solids_ = &solids;
+  viscosity_ = job.fluid.viscosity;
+  probes_ = job.diagnostics.probes;
+  columns_ = {"kinetic_energy", "enstrophy", "dissipation"};
+  for (const ScalarConfig& scalar : job.scalars) columns_.push_back(scalar.name + "_total");
+  const char* component[3] = {"u", "v", "w"};
+  probe_here_.clear();
+  for (const ProbeConfig& probe : probes_) {
+    for (int c = 0; c < grid.dim(); ++c)
+      columns_.push_back("probe_" + probe.name + "_" + component[c]);
+    for (const ScalarConfig& scalar : job.scalars)
+      columns_.push_back("probe_" + probe.name + "_" + scalar.name);
+    // The cell holding the point (a point on the upper boundary belongs to the last cell), so
+    // exactly one rank samples it.
+    PetscInt cell[3] = {0, 0, 0};
+    for (int a = 0; a < grid.dim(); ++a) {
+      const double t = std::floor((probe.point[a] - grid.origin(a)) / grid.spacing(a));
+      cell[a] = std::clamp(static_cast<PetscInt>(t), PetscInt{0}, grid.cells(a) - 1);
+    }
+    probe_here_.push_back(grid.owned_cells().contains(cell[0], cell[1], cell[2]));
+  }
+  PetscFunctionReturn(0);
+}
+
+double FlowDiagnostics::node_weight(int axis, PetscInt i) const {
+  if (grid_->periodic(axis)) return 1.0;
+  return (i == 0 || i == grid_->cells(axis)) ? 0.5 : 1.0;
+}
+
+void FlowDiagnostics::integrate_velocity(const ArrayView& u, double sums[3]) const {
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  double inv_h[3] = {1.0, 1.0, 1.0};
+  for (int a = 0; a < dim; ++a) inv_h[a] = 1.0 / grid.spacing(a);
+  double energy = 0.0, enstrophy = 0.0, gradient = 0.0;
+  for (int c = 0; c < dim; ++c) {
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const PetscInt index[3] = {i, j, k};
+      const double value = u(i, j, k, c);
+      energy += node_weight(c, index[c]) * value * value;
+    });
+  }
+  // d_c u_c at cell centres.
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    for (int c = 0; c < dim; ++c) {
+      const double d =
+          (u(i + (c == 0), j + (c == 1), k + (c == 2), c) - u(i, j, k, c)) * inv_h[c];
+      gradient += d * d;
+    }
+  });
+  // d_a u_b and d_b u_a on the edges of axes a < b: node indices along a and b (the owned faces'
+  // ranges, which include the upper boundary node on the last rank), cells along the third.
+  for (int a = 0; a < dim; ++a) {
+    for (int b = a + 1; b < dim; ++b) {
+      IndexBox edges = grid.owned_cells();
+      edges.lo[a] = grid.owned_faces(a).lo[a];
+      edges.hi[a] = grid.owned_faces(a).hi[a];
+      edges.lo[b] = grid.owned_faces(b).lo[b];
+      edges.hi[b] = grid.owned_faces(b).hi[b];
+      for_each_index(edges, [&](PetscInt i, PetscInt j, PetscInt k) {
+        const PetscInt index[3] = {i, j, k};
+        const double d_a_ub =
+            (u(i, j, k, b) - u(i - (a == 0), j - (a == 1), k - (a == 2), b)) * inv_h[a];
+        const double d_b_ua =
+            (u(i, j, k, a) - u(i - (b == 0), j - (b == 1), k - (b == 2), a)) * inv_h[b];
+        const double w = node_weight(a, index[a]) * node_weight(b, index[b]);
+        const double omega = d_a_ub - d_b_ua;
+        enstrophy += w * omega * omega;
+        gradient += w * (d_a_ub * d_a_ub + d_b_ua * d_b_ua);
+      });
+    }
+  }
+  sums[0] = energy;
+  sums[1] = enstrophy;
+  sums[2] = gradient;
+}
+
+PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& scalars,
+                                        std::vector<double>* values) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  double volume = 1.0;
+  for (int a = 0; a < dim; ++a) volume *= grid.spacing(a);
+  // One exchange keeps the measures right whatever the stage before left in the halo.
+  PetscCall(velocity.fill_ghosts());
+  if (!probes_.empty())
+    for (Field& scalar : scalars) PetscCall(scalar.fill_ghosts());
+
+  std::vector<double> local(columns_.size(), 0.0);
+  const PetscScalar* u_data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  double sums[3];
+  integrate_velocity(u, sums);
+  local[0] = 0.5 * sums[0] * volume;
+  local[1] = 0.5 * sums[1] * volume;
+  local[2] = viscosity_ * sums[2] * volume;
+
+  size_t column = 3;
+  std::vector<const PetscScalar*> s_data(scalars.size(), nullptr);
+  std::vector<ArrayView> s_views(scalars.size());
+  for (size_t s = 0; s < scalars.size(); ++s) {
+    // The owned values, which the local vector holds too once its ghosts are filled (probes).
+    PetscCall(VecGetArrayRead(scalars[s].local(), &s_data[s]));
+    PetscCall(grid.local_view(scalars[s].dm(), const_cast<PetscScalar*>(s_data[s]), &s_views[s]));
+    const PetscScalar* owned_data;
+    ArrayView owned;
+    PetscCall(VecGetArrayRead(scalars[s].global(), &owned_data));
+    PetscCall(grid.global_view(scalars[s].dm(), const_cast<PetscScalar*>(owned_data), &owned));
+    double total = 0.0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (!solids_->solid(i, j, k)) total += owned(i, j, k);
+    });
+    PetscCall(VecRestoreArrayRead(scalars[s].global(), &owned_data));
+    local[column++] = total * volume;
+  }
+
+  const LocalSampler velocity_sampler(grid, u, Interpolation::Linear);
+  for (size_t p = 0; p < probes_.size(); ++p) {
+    const size_t count = static_cast<size_t>(dim) + scalars.size();
+    if (probe_here_[p]) {
+      double x[3] = {probes_[p].point[0], probes_[p].point[1], probes_[p].point[2]};
+      canonical_point(velocity_sampler.axes(), dim, x);
+      // Every stencil of a point in an owned cell lies within one ghost layer; NaN would mark
+      // a broken invariant in the CSV rather than a silently wrong number.
+      for (int c = 0; c < dim; ++c) {
+        double value = std::numeric_limits<double>::quiet_NaN();
+        velocity_sampler.sample(c, c, x, &value);
+        local[column + static_cast<size_t>(c)] = value;
+      }
+      for (size_t s = 0; s < scalars.size(); ++s) {
+        const LocalSampler sampler(grid, s_views[s], Interpolation::Linear);
+        double value = std::numeric_limits<double>::quiet_NaN();
+        sampler.sample(0, -1, x, &value);
+        local[column + static_cast<size_t>(dim) + s] = value;
+      }
+    }
+    column += count;
+  }
+  for (size_t s = 0; s < scalars.size(); ++s)
+    PetscCall(VecRestoreArrayRead(scalars[s].local(), &s_data[s]));
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+
+  // A probe's value comes from one rank and zeros from the others, so the sum is exact.
+  values->assign(local.size(), 0.0);
+  PetscCallMPI(MPI_Allreduce(local.data(), values->data(), static_cast<int>(local.size()),
+                             MPI_DOUBLE, MPI_SUM, grid.comm()));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf

@@ -1,0 +1,59 @@
+// Integral measures of the flow and point probes, every step, for the steps CSV: what validation
+// needs without writing frames (issue 14, item 5).
+//
+// On the MAC grid, cell volume V = prod_a h_a (2D: h_x h_y), summed over the whole box (solid
+// cells hold their obstacle's velocity, 0 for static ones):
+//   kinetic energy   E = 1/2 sum_c sum_faces w u_c^2 V;
+//   velocity gradient  d_c u_c at cell centres, (u_c(i + e_c) - u_c(i)) / h_c, and for a != c
+//                    d_a u_c on the edges where faces of a and c meet, (u_c(i) - u_c(i - e_a)) / h_a
+//                    (beyond a wall the ghost gives the one-sided wall shear);
+//   enstrophy        Z = 1/2 sum_edges w |omega|^2 V, omega_ab = d_a u_b - d_b u_a on the edges of
+//                    axes a, b (2D: the nodes, one component);
+//   dissipation      eps = nu sum w |grad u|^2 V, all dim^2 derivatives (2 nu Z in a periodic box);
+//   scalar totals    sum over fluid cells of s V;
+//   probes           every velocity component and scalar interpolated linearly at the point from
+//                    its own sample lattice (Interpolation::Linear, as the back-trace does), by
+//                    the rank that owns the point's cell.
+// w is the trapezoid weight: 1/2 for each non-periodic domain boundary a face or an edge lies
+// on, 1 elsewhere, so a field constant in space integrates exactly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "field.hpp"
+#include "job.hpp"
+#include "solids.hpp"
+
+namespace sf {
+
+class FlowDiagnostics {
+public:
+  /// Collective.
+  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const JobConfig& job);
+
+  /// The CSV column names of measure()'s values, in order: kinetic_energy, enstrophy,
+  /// dissipation, <scalar>_total per scalar, then probe_<name>_u/v(/w) and probe_<name>_<scalar>
+  /// per probe.
+  const std::vector<std::string>& columns() const { return columns_; }
+
+  /// Every value of columns() for the state in the global vectors. Fills the velocity's ghosts
+  /// (one exchange per step: the gradients read across rank and domain boundaries) and, when
+  /// there are probes, the scalars'. Collective.
+  PetscErrorCode measure(Field& velocity, std::vector<Field>& scalars, std::vector<double>* values);
+
+private:
+  /// The local sums of E, Z and |grad u|^2 (without V and nu).
+  void integrate_velocity(const ArrayView& u, double sums[3]) const;
+  /// 1 or 1/2 per non-periodic domain boundary that node index i along `axis` lies on.
+  double node_weight(int axis, PetscInt i) const;
+
+  const Grid* grid_ = nullptr;
+  const SolidMask* solids_ = nullptr;
+  double viscosity_ = 0.0;
+  std::vector<ProbeConfig> probes_;
+  std::vector<bool> probe_here_;  // this rank owns the probe's cell
+  std::vector<std::string> columns_;
+};
+
+}  // namespace sf

@@ -1,0 +1,194 @@
+// The steps CSV's flow measures (src/physics/diagnostics.cpp) against values known in closed form
+// on the discrete grid, at every rank count and process layout:
+// * the Taylor-Green vortex u = sin x cos y, v = -cos x sin y on the periodic box [0, 2 pi)^2:
+//   every sum of sin^2 / cos^2 over a full period of N >= 3 equally spaced samples is N / 2, and
+//   every MAC difference of a sine is the sine's derivative times sigma = sin(h/2) / (h/2), so
+//   E = L_x L_y / 4, Z = (sigma_x + sigma_y)^2 L_x L_y / 8, eps = nu (sigma_x^2 + sigma_y^2)
+//   L_x L_y / 2, and the total of s = 2 + cos x sin y is 2 L_x L_y;
+// * a uniform stream through an inflow and an outflow face between free-slip walls: the
+//   trapezoid weights of the two boundary faces make E = u^2 L_x L_y / 2 exactly, and nothing
+//   in it rotates or shears (Z = eps = 0);
+// * probes in an affine field, which linear interpolation reproduces to rounding, in 2D and 3D.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "diagnostics.hpp"
+#include "mpi_test_util.hpp"
+#include "test_boundaries.hpp"
+
+namespace sf {
+namespace {
+
+using test::all;
+using test::Boundaries;
+using test::face;
+
+/// Grid, mask, fields and diagnostics of one case; held by pointer since they keep addresses.
+struct Case {
+  JobConfig job;
+  Grid grid;
+  SolidMask solids;
+  Field velocity;
+  std::vector<Field> scalars;
+  FlowDiagnostics diagnostics;
+};
+
+std::unique_ptr<Case> make_case(const JobConfig& job, const std::array<PetscInt, 3>& processes) {
+  auto c = std::make_unique<Case>();
+  c->job = job;
+  EXPECT_EQ(c->grid.setup(PETSC_COMM_WORLD, c->job.grid, c->job.boundary, processes), 0);
+  EXPECT_EQ(c->solids.setup(c->grid, {}), 0);
+  EXPECT_EQ(c->velocity.setup_velocity(c->grid), 0);
+  c->scalars.resize(c->job.scalars.size());
+  for (size_t s = 0; s < c->scalars.size(); ++s)
+    EXPECT_EQ(c->scalars[s].setup_scalar(c->grid, c->job.scalars[s].name), 0);
+  EXPECT_EQ(c->diagnostics.setup(c->grid, c->solids, c->job), 0);
+  return c;
+}
+
+/// Sets every owned face of component c to f(c, x) and every owned cell of each scalar to g(s, x).
+template <typename F, typename G>
+void set_fields(Case& c, F&& f, G&& g) {
+  const Grid& grid = c.grid;
+  PetscScalar* data;
+  ArrayView u;
+  ASSERT_EQ(VecGetArray(c.velocity.global(), &data), 0);
+  ASSERT_EQ(grid.global_view(c.velocity.dm(), data, &u), 0);
+  for (int comp = 0; comp < grid.dim(); ++comp)
+    for_each_index(grid.owned_faces(comp), [&](PetscInt i, PetscInt j, PetscInt k) {
+      double x[3];
+      grid.face_center(comp, i, j, k, x);
+      u(i, j, k, comp) = f(comp, x);
+    });
+  ASSERT_EQ(VecRestoreArray(c.velocity.global(), &data), 0);
+  for (size_t s = 0; s < c.scalars.size(); ++s) {
+    ArrayView v;
+    ASSERT_EQ(VecGetArray(c.scalars[s].global(), &data), 0);
+    ASSERT_EQ(grid.global_view(c.scalars[s].dm(), data, &v), 0);
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
+      v(i, j, k) = g(s, x);
+    });
+    ASSERT_EQ(VecRestoreArray(c.scalars[s].global(), &data), 0);
+  }
+}
+
+double column(const Case& c, const std::vector<double>& values, const std::string& name) {
+  const auto& names = c.diagnostics.columns();
+  for (size_t n = 0; n < names.size(); ++n)
+    if (names[n] == name) return values[n];
+  ADD_FAILURE() << "no column " << name;
+  return NAN;
+}
+
+ScalarConfig scalar(const std::string& name) {
+  ScalarConfig s;
+  s.name = name;
+  return s;
+}
+
+TEST(Diagnostics, TaylorGreenMeasuresAreTheDiscreteClosedForms) {
+  JobConfig job;
+  job.grid.dim = 2;
+  job.grid.cells = {24, 20, 1};
+  job.grid.size = {2.0 * M_PI, 2.0 * M_PI, 1.0};
+  job.grid.halo = 2;
+  job.boundary = all(BoundaryKind::Periodic);
+  job.fluid.viscosity = 0.03;
+  job.scalars = {scalar("dye")};
+  for (const test::Layout& layout : test::layouts(2)) {
+    auto c = make_case(job, layout.processes);
+    set_fields(
+        *c,
+        [](int comp, const double* x) {
+          return comp == 0 ? std::sin(x[0]) * std::cos(x[1]) : -std::cos(x[0]) * std::sin(x[1]);
+        },
+        [](size_t, const double* x) { return 2.0 + std::cos(x[0]) * std::sin(x[1]); });
+    std::vector<double> values;
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    ASSERT_EQ(values.size(), c->diagnostics.columns().size());
+    const double area = 4.0 * M_PI * M_PI;
+    const double hx = c->grid.spacing(0), hy = c->grid.spacing(1);
+    const double sx = std::sin(hx / 2.0) / (hx / 2.0), sy = std::sin(hy / 2.0) / (hy / 2.0);
+    const double energy = area / 4.0;
+    const double enstrophy = (sx + sy) * (sx + sy) * area / 8.0;
+    const double dissipation = job.fluid.viscosity * (sx * sx + sy * sy) * area / 2.0;
+    EXPECT_NEAR(column(*c, values, "kinetic_energy"), energy, 1e-13 * energy) << layout.name;
+    EXPECT_NEAR(column(*c, values, "enstrophy"), enstrophy, 1e-13 * enstrophy) << layout.name;
+    EXPECT_NEAR(column(*c, values, "dissipation"), dissipation, 1e-13 * dissipation)
+        << layout.name;
+    EXPECT_NEAR(column(*c, values, "dye_total"), 2.0 * area, 1e-13 * area) << layout.name;
+  }
+}
+
+TEST(Diagnostics, UniformStreamUsesTrapezoidWeightsAndHasNoShear) {
+  JobConfig job;
+  job.grid.dim = 2;
+  job.grid.cells = {10, 7, 1};
+  job.grid.size = {2.5, 1.75, 1.0};
+  job.grid.halo = 1;
+  job.boundary = all(BoundaryKind::FreeSlip);
+  job.boundary[0][0] = face(BoundaryKind::Inflow);
+  job.boundary[0][0].velocity = {3.0, 0.0, 0.0};
+  job.boundary[0][1] = face(BoundaryKind::Outflow);
+  job.fluid.viscosity = 0.1;
+  for (const test::Layout& layout : test::layouts(2)) {
+    auto c = make_case(job, layout.processes);
+    set_fields(
+        *c, [](int comp, const double*) { return comp == 0 ? 3.0 : 0.0; },
+        [](size_t, const double*) { return 0.0; });
+    std::vector<double> values;
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    const double energy = 0.5 * 9.0 * 2.5 * 1.75;
+    EXPECT_NEAR(column(*c, values, "kinetic_energy"), energy, 1e-14 * energy) << layout.name;
+    EXPECT_EQ(column(*c, values, "enstrophy"), 0.0) << layout.name;
+    EXPECT_EQ(column(*c, values, "dissipation"), 0.0) << layout.name;
+  }
+}
+
+TEST(Diagnostics, ProbesReproduceAnAffineField) {
+  for (int dim : {2, 3}) {
+    JobConfig job;
+    job.grid.dim = dim;
+    job.grid.cells = {9, 8, dim == 3 ? 7 : 1};
+    job.grid.size = {1.0, 2.0, dim == 3 ? 1.5 : 1.0};
+    job.grid.origin = {-0.5, 0.25, 0.0};
+    job.grid.halo = 1;
+    job.boundary = all(BoundaryKind::NoSlip);
+    job.scalars = {scalar("a"), scalar("b")};
+    // Between samples on every axis, on sample planes, on rank boundaries of some layouts, and
+    // in the last cells before the upper walls; every stencil stays off the prescribed wall
+    // faces and the ghosts, whose values no-slip sets instead of the affine field's.
+    const std::vector<std::array<double, 3>> points = {
+        {-0.2, 0.6, 0.4}, {0.013, 1.25, 0.75}, {0.37, 1.9, 1.1}, {0.0, 1.0, 0.5}};
+    for (size_t p = 0; p < points.size(); ++p)
+      job.diagnostics.probes.push_back({"p" + std::to_string(p), points[p]});
+    auto affine = [](int q, const double* x) {
+      return 0.25 + 0.5 * q + (1.0 + q) * x[0] - 2.0 * x[1] + (q == 1 ? 0.75 : -0.5) * x[2];
+    };
+    for (const test::Layout& layout : test::layouts(dim)) {
+      auto c = make_case(job, layout.processes);
+      set_fields(*c, affine, [&](size_t s, const double* x) { return affine(3 + s, x); });
+      std::vector<double> values;
+      ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+      const char* names[3] = {"u", "v", "w"};
+      for (size_t p = 0; p < points.size(); ++p) {
+        // A 2D grid's samples sit at the middle of its one cell along z.
+        double x[3] = {points[p][0], points[p][1],
+                       dim == 3 ? points[p][2] : c->grid.cell_center(2, 0)};
+        const std::string probe = "probe_p" + std::to_string(p) + "_";
+        for (int q = 0; q < dim; ++q)
+          EXPECT_NEAR(column(*c, values, probe + names[q]), affine(q, x), 1e-13)
+              << layout.name << " " << probe << names[q];
+        EXPECT_NEAR(column(*c, values, probe + "a"), affine(3, x), 1e-13) << layout.name;
+        EXPECT_NEAR(column(*c, values, probe + "b"), affine(4, x), 1e-13) << layout.name;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sf
