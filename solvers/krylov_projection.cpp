@@ -128,7 +128,7 @@ PetscErrorCode KrylovProjection::Impl::divergence_reached(KSP solver, PetscInt, 
   } else if (norm <= s->residual_bound * std::sqrt(static_cast<double>(size))) {
     double largest = 0.0;
     PetscCall(s->max_residual(solver, &largest));
-    if (largest <= s->residual_bound) *reason = KSP_CONVERGED_ATOL_NORMAL;
+    if (largest <= s->residual_bound) *reason = KSP_CONVERGED_ATOL;
   }
   PetscFunctionReturn(0);
 }
