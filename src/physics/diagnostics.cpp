@@ -133,6 +133,9 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   }
 
   const LocalSampler velocity_sampler(grid, u, Interpolation::Linear);
+  std::vector<LocalSampler> scalar_samplers;
+  for (const ArrayView& view : s_views)
+    scalar_samplers.emplace_back(grid, view, Interpolation::Linear);
   for (size_t p = 0; p < probes_.size(); ++p) {
     const size_t count = static_cast<size_t>(dim) + scalars.size();
     if (probe_here_[p]) {
@@ -146,9 +149,8 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
         local[column + static_cast<size_t>(c)] = value;
       }
       for (size_t s = 0; s < scalars.size(); ++s) {
-        const LocalSampler sampler(grid, s_views[s], Interpolation::Linear);
         double value = std::numeric_limits<double>::quiet_NaN();
-        sampler.sample(0, -1, x, &value);
+        scalar_samplers[s].sample(0, -1, x, &value);
         local[column + static_cast<size_t>(dim) + s] = value;
       }
     }

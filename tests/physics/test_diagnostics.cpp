@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "diagnostics.hpp"
+#include "field_test_util.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
 
@@ -25,6 +26,7 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::set_field;
 
 /// Grid, mask, fields and diagnostics of one case; held by pointer since they keep addresses.
 struct Case {
@@ -47,33 +49,6 @@ std::unique_ptr<Case> make_case(const JobConfig& job, const std::array<PetscInt,
     EXPECT_EQ(c->scalars[s].setup_scalar(c->grid, c->job.scalars[s].name), 0);
   EXPECT_EQ(c->diagnostics.setup(c->grid, c->solids, c->job), 0);
   return c;
-}
-
-/// Sets every owned face of component c to f(c, x) and every owned cell of each scalar to g(s, x).
-template <typename F, typename G>
-void set_fields(Case& c, F&& f, G&& g) {
-  const Grid& grid = c.grid;
-  PetscScalar* data;
-  ArrayView u;
-  ASSERT_EQ(VecGetArray(c.velocity.global(), &data), 0);
-  ASSERT_EQ(grid.global_view(c.velocity.dm(), data, &u), 0);
-  for (int comp = 0; comp < grid.dim(); ++comp)
-    for_each_index(grid.owned_faces(comp), [&](PetscInt i, PetscInt j, PetscInt k) {
-      double x[3];
-      grid.face_center(comp, i, j, k, x);
-      u(i, j, k, comp) = f(comp, x);
-    });
-  ASSERT_EQ(VecRestoreArray(c.velocity.global(), &data), 0);
-  for (size_t s = 0; s < c.scalars.size(); ++s) {
-    ArrayView v;
-    ASSERT_EQ(VecGetArray(c.scalars[s].global(), &data), 0);
-    ASSERT_EQ(grid.global_view(c.scalars[s].dm(), data, &v), 0);
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
-      v(i, j, k) = g(s, x);
-    });
-    ASSERT_EQ(VecRestoreArray(c.scalars[s].global(), &data), 0);
-  }
 }
 
 double column(const Case& c, const std::vector<double>& values, const std::string& name) {
@@ -101,12 +76,11 @@ TEST(Diagnostics, TaylorGreenMeasuresAreTheDiscreteClosedForms) {
   job.scalars = {scalar("dye")};
   for (const test::Layout& layout : test::layouts(2)) {
     auto c = make_case(job, layout.processes);
-    set_fields(
-        *c,
-        [](int comp, const double* x) {
-          return comp == 0 ? std::sin(x[0]) * std::cos(x[1]) : -std::cos(x[0]) * std::sin(x[1]);
-        },
-        [](size_t, const double* x) { return 2.0 + std::cos(x[0]) * std::sin(x[1]); });
+    set_field(c->velocity, [](int comp, double x, double y, double) {
+      return comp == 0 ? std::sin(x) * std::cos(y) : -std::cos(x) * std::sin(y);
+    });
+    set_field(c->scalars[0],
+              [](int, double x, double y, double) { return 2.0 + std::cos(x) * std::sin(y); });
     std::vector<double> values;
     ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
     ASSERT_EQ(values.size(), c->diagnostics.columns().size());
@@ -137,9 +111,8 @@ TEST(Diagnostics, UniformStreamUsesTrapezoidWeightsAndHasNoShear) {
   job.fluid.viscosity = 0.1;
   for (const test::Layout& layout : test::layouts(2)) {
     auto c = make_case(job, layout.processes);
-    set_fields(
-        *c, [](int comp, const double*) { return comp == 0 ? 3.0 : 0.0; },
-        [](size_t, const double*) { return 0.0; });
+    set_field(c->velocity,
+              [](int comp, double, double, double) { return comp == 0 ? 3.0 : 0.0; });
     std::vector<double> values;
     ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
     const double energy = 0.5 * 9.0 * 2.5 * 1.75;
@@ -166,12 +139,16 @@ TEST(Diagnostics, ProbesReproduceAnAffineField) {
         {-0.2, 0.6, 0.4}, {0.013, 1.25, 0.75}, {0.37, 1.9, 1.1}, {0.0, 1.0, 0.5}};
     for (size_t p = 0; p < points.size(); ++p)
       job.diagnostics.probes.push_back({"p" + std::to_string(p), points[p]});
-    auto affine = [](int q, const double* x) {
-      return 0.25 + 0.5 * q + (1.0 + q) * x[0] - 2.0 * x[1] + (q == 1 ? 0.75 : -0.5) * x[2];
+    auto affine = [](int q, double x, double y, double z) {
+      return 0.25 + 0.5 * q + (1.0 + q) * x - 2.0 * y + (q == 1 ? 0.75 : -0.5) * z;
     };
     for (const test::Layout& layout : test::layouts(dim)) {
       auto c = make_case(job, layout.processes);
-      set_fields(*c, affine, [&](size_t s, const double* x) { return affine(3 + s, x); });
+      set_field(c->velocity, affine);
+      for (int s = 0; s < 2; ++s)
+        set_field(c->scalars[s], [&](int, double x, double y, double z) {
+          return affine(3 + s, x, y, z);
+        });
       std::vector<double> values;
       ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
       const char* names[3] = {"u", "v", "w"};
@@ -181,10 +158,12 @@ TEST(Diagnostics, ProbesReproduceAnAffineField) {
                        dim == 3 ? points[p][2] : c->grid.cell_center(2, 0)};
         const std::string probe = "probe_p" + std::to_string(p) + "_";
         for (int q = 0; q < dim; ++q)
-          EXPECT_NEAR(column(*c, values, probe + names[q]), affine(q, x), 1e-13)
+          EXPECT_NEAR(column(*c, values, probe + names[q]), affine(q, x[0], x[1], x[2]), 1e-13)
               << layout.name << " " << probe << names[q];
-        EXPECT_NEAR(column(*c, values, probe + "a"), affine(3, x), 1e-13) << layout.name;
-        EXPECT_NEAR(column(*c, values, probe + "b"), affine(4, x), 1e-13) << layout.name;
+        for (int s = 0; s < 2; ++s)
+          EXPECT_NEAR(column(*c, values, probe + "ab"[s]), affine(3 + s, x[0], x[1], x[2]),
+                      1e-13)
+              << layout.name << " " << probe << "ab"[s];
       }
     }
   }

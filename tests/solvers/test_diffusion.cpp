@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "field_test_util.hpp"
 #include "krylov_diffusion.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
@@ -17,6 +18,8 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::owned_box;
+using test::set_field;
 
 struct Problem {
   Grid grid;
@@ -40,29 +43,6 @@ std::unique_ptr<Problem> make_problem(int dim, std::array<long, 3> cells,
   EXPECT_EQ(problem->scalar.setup_scalar(problem->grid, "density"), 0);
   EXPECT_EQ(problem->velocity.setup_velocity(problem->grid), 0);
   return problem;
-}
-
-IndexBox owned_box(const Field& field, int c) {
-  return field.stagger(c) >= 0 ? field.grid().owned_faces(field.stagger(c))
-                               : field.grid().owned_cells();
-}
-
-/// Sets every owned sample of every component to f(c, x, y, z) at its sample position.
-template <typename F>
-void set_field(Field& field, F&& f) {
-  const Grid& grid = field.grid();
-  PetscScalar* data;
-  ArrayView u;
-  ASSERT_EQ(VecGetArray(field.global(), &data), 0);
-  ASSERT_EQ(grid.global_view(field.dm(), data, &u), 0);
-  for (int c = 0; c < field.components(); ++c) {
-    const int s = field.stagger(c);
-    for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      u(i, j, k, c) = f(c, grid.sample_position(0, i, s), grid.sample_position(1, j, s),
-                        grid.sample_position(2, k, s));
-    });
-  }
-  ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
 }
 
 /// max over owned samples of |q - f(c, x, y, z)|, reduced over all ranks.

@@ -1,0 +1,35 @@
+// Setting fields from functions of position, which many tests do the same way.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "field.hpp"
+
+namespace sf::test {
+
+/// The owned samples of component c of `field`: its faces, or the cells for a scalar.
+inline IndexBox owned_box(const Field& field, int c) {
+  return field.stagger(c) >= 0 ? field.grid().owned_faces(field.stagger(c))
+                               : field.grid().owned_cells();
+}
+
+/// Sets every owned sample of every component to f(c, x, y, z) at its sample position (the
+/// global vector; the ghosts are the caller's to fill).
+template <typename F>
+void set_field(Field& field, F&& f) {
+  const Grid& grid = field.grid();
+  PetscScalar* data;
+  ArrayView u;
+  ASSERT_EQ(VecGetArray(field.global(), &data), 0);
+  ASSERT_EQ(grid.global_view(field.dm(), data, &u), 0);
+  for (int c = 0; c < field.components(); ++c) {
+    const int s = field.stagger(c);
+    for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      u(i, j, k, c) = f(c, grid.sample_position(0, i, s), grid.sample_position(1, j, s),
+                        grid.sample_position(2, k, s));
+    });
+  }
+  ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
+}
+
+}  // namespace sf::test
