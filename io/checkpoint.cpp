@@ -65,11 +65,13 @@ bool write_checksum(hid_t parent, const std::string& name, std::uint32_t crc,
 }
 
 /// About the size of a checkpoint on disk: the faces, the cell fields and the job, plus room for
-/// HDF5's metadata.
+/// HDF5's metadata;
+/// the second-order step's step before doubles the fields but for the pressure.
 double checkpoint_bytes(const Grid& grid, const JobConfig& job, size_t scalars) {
-  return 65536.0 + static_cast<double>(job.text.size()) +
-         8.0 * (static_cast<double>(grid.total_cells()) * (static_cast<double>(scalars) + 1.0) +
-                grid.face_samples());
+  const double cells = static_cast<double>(grid.total_cells());
+  const double fields = cells * static_cast<double>(scalars) + grid.face_samples();
+  const double copies = job.time.scheme == TimeScheme::BDF2 ? 2.0 : 1.0;
+  return 65536.0 + static_cast<double>(job.text.size()) + 8.0 * (copies * fields + cells);
 }
 
 /// Everything but the fields: the run state and the grid as root attributes, the job with the
@@ -129,15 +131,17 @@ PetscErrorCode write_run_state(CollectiveFile& out, const Grid& grid, const JobC
   PetscFunctionReturn(0);
 }
 
-/// The fields, each with the checksum of the whole dataset: the velocity's faces in
-/// /face_velocity, every scalar and the pressure. Collective.
-PetscErrorCode write_fields(CollectiveFile& out, const Grid& grid, const Field& velocity,
-                            const std::vector<Field>& scalars, Vec pressure) {
+/// The fields under `parent` (the file or a group), each with the checksum of the whole
+/// dataset: the velocity's faces in face_velocity/, every scalar and, if given, the pressure.
+/// Collective.
+PetscErrorCode write_fields(CollectiveFile& out, hid_t parent, const Grid& grid,
+                            const Field& velocity, const std::vector<Field>& scalars,
+                            Vec pressure) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid.comm();
   const hid_t transfer = out.transfer();
   std::string* error = out.error();
-  H5Id faces(H5Gcreate2(out.id(), "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+  H5Id faces(H5Gcreate2(parent, "face_velocity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              H5Gclose);
   bool ok = faces.valid();
   // The faces of each component in turn in one buffer, 8 bytes per cell; the cell fields are
@@ -153,14 +157,14 @@ PetscErrorCode write_fields(CollectiveFile& out, const Grid& grid, const Field& 
   }));
   std::vector<std::pair<std::string, Vec>> cell_fields;
   for (const Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
-  cell_fields.emplace_back("pressure", pressure);
+  if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
     const PetscScalar* data;
     PetscCall(VecGetArrayRead(vec, &data));
     std::uint32_t crc = 0;
     PetscCall(distributed_crc32(comm, cell_slab(grid), data, &crc));
-    ok = write_dataset(out.id(), name, cell_slab(grid), data, transfer, error) && ok;
-    ok = write_checksum(out.id(), name, crc, error) && ok;
+    ok = write_dataset(parent, name, cell_slab(grid), data, transfer, error) && ok;
+    ok = write_checksum(parent, name, crc, error) && ok;
     PetscCall(VecRestoreArrayRead(vec, &data));
   }
   out.record(ok);
@@ -212,7 +216,8 @@ PetscErrorCode Checkpointer::list(std::vector<std::string>* paths) const {
 }
 
 PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Field>& scalars,
-                                   Vec pressure, const RunState& state, std::string* path_out) {
+                                   Vec pressure, const RunState& state, std::string* path_out,
+                                   const StepHistory* history) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   char number[16];
@@ -224,7 +229,24 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
   CollectiveFile out(grid.comm(), path, "checkpoint");
   PetscCall(out.create(checkpoint_bytes(grid, *job_, scalars.size())));
   PetscCall(write_run_state(out, grid, *job_, state, provenance));
-  PetscCall(write_fields(out, grid, velocity, scalars, pressure));
+  PetscCall(write_fields(out, out.id(), grid, velocity, scalars, pressure));
+  if (history && history->dt > 0.0) {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
+    H5Id previous(H5Gcreate2(out.id(), "previous_step", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Gclose);
+    bool ok = previous.valid();
+    if (!ok) *out.error() = "group previous_step: " + hdf5_error_message();
+    out.record(ok);
+    if (ok) {
+      PetscCall(write_fields(out, previous, grid, *history->velocity, *history->scalars,
+                             nullptr));
+      out.record(write_small(previous, "dt", H5T_NATIVE_DOUBLE, &history->dt, 1, rank == 0,
+                             out.transfer(), crc32_of(&history->dt, sizeof(double)),
+                             out.error()));
+    }
+    out.record_close(previous.close());
+  }
   if (pause_seconds_ > 0.0)
     std::this_thread::sleep_for(std::chrono::duration<double>(pause_seconds_));
   PetscCall(out.commit());

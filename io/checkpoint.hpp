@@ -11,6 +11,8 @@
 //                                              string)
 //   /job_overrides                             the command line's --set key=value, one per line
 //                                              (the job is /job with these on top)
+//   /previous_step/face_velocity/x|y|z, /previous_step/<scalar>, /previous_step/dt
+//                                              the step before (time.scheme: bdf2 only)
 //   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
 //   process_grid, cells, dimension, format, and as strings job_hash, version (of stablefluids)
 //   and the provenance (build_info.hpp): program, commit, written, ranks (an integer),
@@ -50,6 +52,15 @@ struct RunState {
   double output_interval = 0.0;     // the interval next_frame counts in (read from the job)
 };
 
+/// The step before the current one, which the second-order time step (time.scheme: bdf2) needs
+/// to continue bit for bit: its fields and its dt. Kept in the checkpoint's /previous_step group
+/// when dt > 0.
+struct StepHistory {
+  Field* velocity = nullptr;
+  std::vector<Field>* scalars = nullptr;
+  double dt = 0.0;  // 0: there is no step before
+};
+
 /// A checkpoint that read_latest() passed over, and why.
 struct SkippedCheckpoint {
   std::string path;
@@ -69,14 +80,17 @@ public:
 
   /// Writes a checkpoint of the given state and prunes old ones. Collective.
   PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
-                       const RunState& state, std::string* path);
+                       const RunState& state, std::string* path,
+                       const StepHistory* history = nullptr);
 
   /// Restores the fields and the run state from `path` (`--restart <file>`). A file that cannot
   /// be opened, lacks checksums or fails one stops every rank with a message naming the file and
   /// the dataset: the user asked for this file, so there is no fallback. A checkpoint whose grid
-  /// or physics differ from the job is refused with every difference listed. Collective.
+  /// or physics differ from the job is refused with every difference listed. With `history`,
+  /// the step before is read into it as well (history->dt stays 0 if the checkpoint was written
+  /// before the first step). Collective.
   PetscErrorCode read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
-                      Vec pressure, RunState* state);
+                      Vec pressure, RunState* state, StepHistory* history = nullptr);
 
   /// `--restart latest`: restores from the newest checkpoint of this job that opens and verifies.
   /// Each newer one passed over is named with its reason, one line each on rank 0's stderr, and
@@ -85,7 +99,8 @@ public:
   /// the job having changed, which an older checkpoint would only hide. Collective.
   PetscErrorCode read_latest(Field& velocity, std::vector<Field>& scalars, Vec pressure,
                              RunState* state, std::string* path,
-                             std::vector<SkippedCheckpoint>* skipped = nullptr);
+                             std::vector<SkippedCheckpoint>* skipped = nullptr,
+                             StepHistory* history = nullptr);
 
   /// The complete (renamed) checkpoints of this job, oldest first, not yet verified (rank 0
   /// lists, every rank learns). Collective.
@@ -97,7 +112,8 @@ private:
   /// Reads and verifies `path`. A damaged or unverifiable file leaves the reason in *problem,
   /// the same on every rank; a job mismatch raises an error. Collective.
   PetscErrorCode try_read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
-                          Vec pressure, RunState* state, std::string* problem);
+                          Vec pressure, RunState* state, StepHistory* history,
+                          std::string* problem);
   /// Removes the checkpoints beyond the newest `keep` once `path` is complete, never `path`
   /// itself nor any with a later step (rank 0). Collective.
   PetscErrorCode remove_older(const std::string& path) const;

@@ -306,10 +306,12 @@ void read_run_state(hid_t file, RunState* state, std::string* problem) {
   state->next_frame = static_cast<PetscInt>(next_frame);
 }
 
-/// The fields, each verified as a whole once every rank has its part: the velocity's faces, every
-/// scalar and the pressure. The first problem stops the reading on every rank. Collective.
-PetscErrorCode read_fields(const Grid& grid, hid_t file, Field& velocity,
-                           std::vector<Field>& scalars, Vec pressure, std::string* problem) {
+/// The fields under `prefix` ("" or a group's name and '/'), each verified as a whole once every
+/// rank has its part: the velocity's faces, every scalar and, if given, the pressure. The first
+/// problem stops the reading on every rank. Collective.
+PetscErrorCode read_fields(const Grid& grid, hid_t file, const std::string& prefix,
+                           Field& velocity, std::vector<Field>& scalars, Vec pressure,
+                           std::string* problem) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid.comm();
   H5Id transfer(collective_transfer(), H5Pclose);
@@ -327,7 +329,7 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, Field& velocity,
     // from there into the interleaved vector.
     std::vector<double> packed(packing_size(grid));
     for (int c = 0; c < grid.dim() && problem->empty(); ++c) {
-      PetscCall(read_verified(comm, file, std::string("face_velocity/") + kFaceDatasets[c],
+      PetscCall(read_verified(comm, file, prefix + "face_velocity/" + kFaceDatasets[c],
                               face_slab(grid, c), packed.data(), transfer, problem));
       size_t n = 0;
       for_each_index(grid.owned_faces(c),
@@ -337,14 +339,45 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, Field& velocity,
   }
   std::vector<std::pair<std::string, Vec>> cell_fields;
   for (Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
-  cell_fields.emplace_back("pressure", pressure);
+  if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
     if (!problem->empty()) break;
     PetscScalar* data;
     PetscCall(VecGetArray(vec, &data));
-    PetscCall(read_verified(comm, file, name, cell_slab(grid), data, transfer, problem));
+    PetscCall(read_verified(comm, file, prefix + name, cell_slab(grid), data, transfer, problem));
     PetscCall(VecRestoreArray(vec, &data));
   }
+  PetscFunctionReturn(0);
+}
+
+/// The step before (checkpoint.hpp, /previous_step), which every checkpoint of the second-order
+/// step after its first step has. Collective.
+PetscErrorCode read_history(const Grid& grid, hid_t file, const RunState& state,
+                            StepHistory* history, std::string* problem) {
+  PetscFunctionBeginUser;
+  history->dt = 0.0;
+  if (H5Lexists(file, "previous_step", H5P_DEFAULT) <= 0) {
+    if (state.step > 0)
+      *problem = "group previous_step is missing: the second-order step (time.scheme: bdf2) "
+                 "needs the step before to continue";
+    PetscCall(agree_on_problem(grid.comm(), problem));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(read_fields(grid, file, "previous_step/", *history->velocity, *history->scalars,
+                        nullptr, problem));
+  if (!problem->empty()) PetscFunctionReturn(0);
+  std::vector<double> dt;
+  std::uint32_t stored = 0;
+  if (read_small(file, "previous_step/dt", H5T_NATIVE_DOUBLE, &dt, &stored, problem)) {
+    const std::uint32_t computed = crc32_of(dt.data(), dt.size() * sizeof(double));
+    if (computed != stored)
+      *problem = mismatch("dataset previous_step/dt", stored, computed);
+    else if (dt.size() != 1 || !(dt[0] > 0.0))
+      *problem = "dataset previous_step/dt does not hold one positive step";
+    else
+      history->dt = dt[0];
+  }
+  PetscCall(agree_on_problem(grid.comm(), problem));
   PetscFunctionReturn(0);
 }
 
@@ -352,7 +385,8 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, Field& velocity,
 
 PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& scalars,
                                          Vec pressure, RunState* state, std::string* path,
-                                         std::vector<SkippedCheckpoint>* skipped) {
+                                         std::vector<SkippedCheckpoint>* skipped,
+                                         StepHistory* history) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   std::vector<std::string> paths;
@@ -365,7 +399,7 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
     // A failed attempt may have filled some fields; the next one sets every field again.
     std::string problem;
     *state = RunState();
-    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, &problem));
+    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, history, &problem));
     if (problem.empty()) {
       *path = *candidate;
       if (skipped) *skipped = passed;
@@ -384,10 +418,11 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
 }
 
 PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
-                                  std::vector<Field>& scalars, Vec pressure, RunState* state) {
+                                  std::vector<Field>& scalars, Vec pressure, RunState* state,
+                                  StepHistory* history) {
   PetscFunctionBeginUser;
   std::string problem;
-  PetscCall(try_read(path, velocity, scalars, pressure, state, &problem));
+  PetscCall(try_read(path, velocity, scalars, pressure, state, history, &problem));
   PetscCheck(problem.empty(), grid_->comm(), PETSC_ERR_FILE_READ,
              "cannot restart from checkpoint '%s': %s", path.c_str(), problem.c_str());
   PetscFunctionReturn(0);
@@ -395,7 +430,8 @@ PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
 
 PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
                                       std::vector<Field>& scalars, Vec pressure,
-                                      RunState* state, std::string* problem) {
+                                      RunState* state, StepHistory* history,
+                                      std::string* problem) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -417,7 +453,8 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
 
-  PetscCall(read_fields(*grid_, file, velocity, scalars, pressure, problem));
+  PetscCall(read_fields(*grid_, file, "", velocity, scalars, pressure, problem));
+  if (history && problem->empty()) PetscCall(read_history(*grid_, file, *state, history, problem));
   PetscFunctionReturn(0);
 }
 

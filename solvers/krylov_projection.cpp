@@ -456,6 +456,32 @@ double KrylovProjection::last_dt() const { return impl_->last_dt; }
 
 void KrylovProjection::set_last_dt(double dt) { impl_->last_dt = dt; }
 
+PetscErrorCode KrylovProjection::subtract_pressure_gradient(Field& velocity, double dt) {
+  PetscFunctionBeginUser;
+  PetscCheck(impl_->ksp, PETSC_COMM_SELF, PETSC_ERR_ORDER,
+             "KrylovProjection::setup() was not called");
+  PetscCall(impl_->subtract_gradient(velocity, dt));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KrylovProjection::project_increment(Field& velocity, double dt,
+                                                   ProjectionStats* stats) {
+  PetscFunctionBeginUser;
+  Impl& s = *impl_;
+  // p^n waits in a pooled vector while the solve's unknown is the increment. The increment
+  // starts from zero: it is O(dt) of the pressure, and the last one is no better a guess once
+  // dt changes. No warm start also means nothing beyond p for a checkpoint to keep.
+  Vec base;
+  PetscCall(DMGetGlobalVector(s.dm, &base));
+  PetscCall(VecCopy(s.pressure, base));
+  PetscCall(VecSet(s.pressure, 0.0));
+  s.last_dt = 0.0;
+  PetscCall(project(velocity, dt, stats));
+  PetscCall(VecAXPY(s.pressure, 1.0, base));
+  PetscCall(DMRestoreGlobalVector(s.dm, &base));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionStats* stats) {
   PetscFunctionBeginUser;
   Impl& s = *impl_;

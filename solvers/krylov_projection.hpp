@@ -19,6 +19,8 @@ public:
   /// the KSP with its defaults (see solvers/README.md) and assembles the operator. Collective.
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config);
   PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) override;
+  PetscErrorCode subtract_pressure_gradient(Field& velocity, double dt) override;
+  PetscErrorCode project_increment(Field& velocity, double dt, ProjectionStats* stats) override;
   Vec pressure() const override;
   double last_dt() const override;
   void set_last_dt(double dt) override;

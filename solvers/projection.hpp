@@ -29,6 +29,14 @@ public:
   virtual ~Projection() = default;
   /// Makes the global velocity of `velocity` discretely divergence-free. Collective.
   virtual PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) = 0;
+  /// The incremental projection of the second-order step (Guermond, Minev & Shen 2006, "An
+  /// overview of projection methods for incompressible flows", §3.2, standard form): before the
+  /// viscous solve u -= dt grad p^n with the last pressure; then project_increment() solves for
+  /// the increment phi = p^{n+1} - p^n, u -= dt grad phi and p becomes p^n + phi. The tangential
+  /// velocity at a no-slip wall is then wrong by O(dt^2) instead of O(dt), and a steady state
+  /// does not depend on dt. Collective.
+  virtual PetscErrorCode subtract_pressure_gradient(Field& velocity, double dt) = 0;
+  virtual PetscErrorCode project_increment(Field& velocity, double dt, ProjectionStats* stats) = 0;
   /// The last pressure (cell DM layout, global vector), kept as the next solve's initial guess.
   virtual Vec pressure() const = 0;
   /// The step of the last solve (0 before the first), which the warm start rescales by; a

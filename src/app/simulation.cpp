@@ -27,8 +27,13 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(set_initial_scalar(job.scalars[s], scalars_[s]));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
-  PetscCall(make_advection(grid_, solids_, job.advection, static_cast<int>(scalars_.size()),
-                           &advection_));
+  if (job.time.scheme == TimeScheme::BDF2) {
+    bdf2_ = std::make_unique<Bdf2Advection>();
+    PetscCall(bdf2_->setup(grid_, solids_, job.advection.interpolation, scalars_));
+  } else {
+    PetscCall(make_advection(grid_, solids_, job.advection, static_cast<int>(scalars_.size()),
+                             &advection_));
+  }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
@@ -83,11 +88,19 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
 PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   PetscFunctionBeginUser;
   std::string path = restart;
+  StepHistory history, *with_history = nullptr;
+  if (bdf2_) {
+    history.velocity = &bdf2_->previous_velocity();
+    history.scalars = &bdf2_->previous_scalars();
+    with_history = &history;
+  }
   if (restart == "latest")
     PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), state,
-                                        &path));
+                                        &path, nullptr, with_history));
   else
-    PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), state));
+    PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), state,
+                                 with_history));
+  if (bdf2_) PetscCall(bdf2_->resume(history.dt));
   time_ = state->time;
   step_ = state->step;
   projection_->set_last_dt(state->last_dt);
@@ -108,7 +121,7 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 
 // One step, DESIGN.md "Numerics", as an ordered list of stages (Basilisk's events are the
 // model): each updates the state over dt and reads ghosts that the stage before it may have made
-// stale, so the halo is refreshed where a stage needs it.
+// stale, so the halo is refreshed where a stage needs it. Stam's step (time.scheme: stam):
 //   1. forces     scalar sources, then gravity, buoyancy, vorticity confinement and force
 //                 regions, each adding dt f to the faces from the state on entry, then the
 //                 wind's relaxation
@@ -117,63 +130,102 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 //   4. diffuse    implicit viscosity and scalar diffusion
 //   5. project    pressure projection: the velocity becomes divergence-free
 //   6. dissipate  s /= 1 + dt a for every scalar
+// The second-order step (time.scheme: bdf2, bdf2_advection.hpp) advects first, from the state
+// the last step left, and every later stage is BDF2's implicit part, over the step advect()
+// returns (2 dt/3 at a constant step):
+//   1. check, 2. advect (semi-Lagrangian BDF2), 3. forces, 4. subtract dt grad p^n,
+//   5. diffuse, 6. project the pressure increment, 7. dissipate.
+// The forces are then evaluated from the advected state, which is first order in time for
+// forces that depend on the state (buoyancy, confinement, wind) and exact for constant ones.
 // A liquid will add "advect level set", "extrapolate velocity" and "reinitialise"; fire "react".
 void Simulation::build_step() {
   const JobConfig& job = *job_;
+  using Run = std::function<PetscErrorCode(double dt, StepReport* report)>;
+  const Run forces = [this, &job](double dt, StepReport*) {
+    PetscFunctionBeginUser;
+    for (size_t s = 0; s < scalars_.size(); ++s)
+      PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
+    PetscCall(fill_all_ghosts());
+    PetscCall(forces_.apply(velocity_, scalars_, dt));
+    PetscFunctionReturn(0);
+  };
+  const Run diffuse = [this, &job](double dt, StepReport* report) {
+    PetscFunctionBeginUser;
+    PetscInt iterations = 0;
+    report->diffusion_iterations = 0;
+    PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
+    report->diffusion_iterations += iterations;
+    for (size_t s = 0; s < scalars_.size(); ++s) {
+      PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
+      report->diffusion_iterations += iterations;
+    }
+    PetscFunctionReturn(0);
+  };
+  const bool incremental = job.time.scheme == TimeScheme::BDF2;
+  const Run project = [this, incremental](double dt, StepReport* report) {
+    PetscFunctionBeginUser;
+    ProjectionStats projection;
+    if (incremental)
+      PetscCall(projection_->project_increment(velocity_, dt, &projection));
+    else
+      PetscCall(projection_->project(velocity_, dt, &projection));
+    report->pressure_iterations = projection.iterations;
+    report->max_divergence = projection.max_divergence;
+    PetscFunctionReturn(0);
+  };
+  const Run dissipate_scalars = [this, &job](double dt, StepReport*) {
+    PetscFunctionBeginUser;
+    for (size_t s = 0; s < scalars_.size(); ++s)
+      PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
+    PetscFunctionReturn(0);
+  };
   stages_.clear();
-  stages_.push_back({"forces", Stage::Forces, [this, &job](double dt, StepReport*) {
-                       PetscFunctionBeginUser;
-                       for (size_t s = 0; s < scalars_.size(); ++s)
-                         PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_,
-                                                 dt));
-                       PetscCall(fill_all_ghosts());
-                       PetscCall(forces_.apply(velocity_, scalars_, dt));
-                       PetscFunctionReturn(0);
-                     }});
-  // A force or source large enough to overflow makes the velocity infinite here, and advection
-  // would then trace departure points to nowhere; stop with the field and the cell instead. One
-  // read of the state, small beside advection, which reads each value many times.
+  if (job.time.scheme == TimeScheme::Stam) {
+    stages_.push_back({"forces", Stage::Forces, forces});
+    // A force or source large enough to overflow makes the velocity infinite here, and
+    // advection would then trace departure points to nowhere; stop with the field and the cell
+    // instead. One read of the state, small beside advection, which reads each value many times.
+    stages_.push_back({"check", std::nullopt, [this](double dt, StepReport*) {
+                         return check_state("after the sources and forces of step", step_ + 1,
+                                            dt);
+                       }});
+    stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
+                         PetscFunctionBeginUser;
+                         // The forces changed the velocity only: the scalars' ghosts are those
+                         // the forces stage exchanged after the sources, still current.
+                         PetscCall(velocity_.fill_ghosts());
+                         AdvectionStats advection;
+                         PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
+                         report->remote_points = advection.remote_points;
+                         PetscFunctionReturn(0);
+                       }});
+    stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
+    stages_.push_back({"project", Stage::Project, project});
+    stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
+    return;
+  }
+  // BDF2: the stages after advection take implicit_dt_, whatever the step's dt.
+  const auto implicit = [this](Run run) -> Run {
+    return [this, run](double, StepReport* report) { return run(implicit_dt_, report); };
+  };
   stages_.push_back({"check", std::nullopt, [this](double dt, StepReport*) {
-                       return check_state("after the sources and forces of step", step_ + 1, dt);
+                       return check_state("before the advection of step", step_ + 1, dt);
                      }});
   stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
                        PetscFunctionBeginUser;
-                       // The forces changed the velocity only: the scalars' ghosts are those
-                       // the forces stage exchanged after the sources, still current.
-                       PetscCall(velocity_.fill_ghosts());
+                       PetscCall(fill_all_ghosts());
                        AdvectionStats advection;
-                       PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
+                       PetscCall(bdf2_->advect(velocity_, scalars_, dt, &advection, &implicit_dt_));
                        report->remote_points = advection.remote_points;
                        PetscFunctionReturn(0);
                      }});
-  stages_.push_back({"diffuse", Stage::Diffuse, [this, &job](double dt, StepReport* report) {
-                       PetscFunctionBeginUser;
-                       PetscInt iterations = 0;
-                       report->diffusion_iterations = 0;
-                       PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt,
-                                                     &iterations));
-                       report->diffusion_iterations += iterations;
-                       for (size_t s = 0; s < scalars_.size(); ++s) {
-                         PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt,
-                                                       &iterations));
-                         report->diffusion_iterations += iterations;
-                       }
-                       PetscFunctionReturn(0);
-                     }});
-  stages_.push_back({"project", Stage::Project, [this](double dt, StepReport* report) {
-                       PetscFunctionBeginUser;
-                       ProjectionStats projection;
-                       PetscCall(projection_->project(velocity_, dt, &projection));
-                       report->pressure_iterations = projection.iterations;
-                       report->max_divergence = projection.max_divergence;
-                       PetscFunctionReturn(0);
-                     }});
-  stages_.push_back({"dissipate", std::nullopt, [this, &job](double dt, StepReport*) {
-                       PetscFunctionBeginUser;
-                       for (size_t s = 0; s < scalars_.size(); ++s)
-                         PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
-                       PetscFunctionReturn(0);
-                     }});
+  stages_.push_back({"forces", Stage::Forces, implicit(forces)});
+  stages_.push_back({"pressure gradient", Stage::Project, implicit([this](double dt, StepReport*) {
+                       return projection_->subtract_pressure_gradient(velocity_, dt);
+                     })});
+  stages_.push_back({"diffuse", Stage::Diffuse, implicit(diffuse)});
+  stages_.push_back({"project", Stage::Project, implicit(project)});
+  stages_.push_back({"dissipate", std::nullopt, implicit(dissipate_scalars)});
 }
 
 PetscErrorCode Simulation::step(double dt, StepReport* report) {
@@ -323,7 +375,14 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
   state.next_frame = schedule_.next_frame();
   state.frame_times = writer_.frame_times();
   PetscCall(timers_.begin(Stage::Output));
-  PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path));
+  StepHistory history;
+  if (bdf2_) {
+    history.velocity = &bdf2_->previous_velocity();
+    history.scalars = &bdf2_->previous_scalars();
+    history.dt = bdf2_->previous_dt();
+  }
+  PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path,
+                                &history));
   PetscCall(timers_.end(Stage::Output));
   schedule_.checkpoint_written(step_, time_);
   PetscCall(PetscPrintf(grid_.comm(), "  checkpoint at step %" PetscInt_FMT " -> %s\n", step_,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "advection.hpp"
+#include "bdf2_advection.hpp"
 #include "checkpoint.hpp"
 #include "job.hpp"
 #include "diagnostics.hpp"
@@ -118,7 +119,9 @@ private:
   std::vector<Field> scalars_;
   Forces forces_;
   FlowDiagnostics diagnostics_;
-  std::unique_ptr<Advection> advection_;
+  std::unique_ptr<Advection> advection_;  // time.scheme: stam
+  std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2
+  double implicit_dt_ = 0.0;              // bdf2: the step of the stages after advection
   std::unique_ptr<Diffusion> diffusion_;
   std::unique_ptr<Projection> projection_;
   FrameWriter writer_;

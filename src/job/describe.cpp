@@ -105,6 +105,7 @@ std::vector<std::string> physics_description(const JobConfig& job) {
   for (const ObstacleConfig& o : job.obstacles)
     obstacles += format(o.region, dim) + " " + to_string(o.boundary) + "; ";
   add("obstacles", obstacles);
+  add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));
   add("time.cfl", format(job.time.cfl));
   add("time.dt_min", format(job.time.dt_min));

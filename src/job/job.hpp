@@ -100,7 +100,13 @@ struct VelocityInit {
 /// Either a fixed step (`dt`) or a CFL-adaptive one (`cfl`): dt = cfl * h_min / max|u| clamped to
 /// [dt_min, dt_max] (dt_max when the fluid is at rest). cfl may be well above 1: the scheme is
 /// unconditionally stable, and departure points beyond the halo are fetched from their owner.
+/// Stam: the first-order split step of Stable Fluids (forces, advect, diffuse, project).
+/// BDF2: the second-order semi-Lagrangian BDF2 step with incremental pressure projection
+/// (src/physics/bdf2_advection.hpp; Xiu & Karniadakis 2001, Guermond, Minev & Shen 2006).
+enum class TimeScheme { Stam, BDF2 };
+
 struct TimeConfig {
+  TimeScheme scheme = TimeScheme::Stam;
   double dt = 0.0;      // fixed time step, > 0; 0 when cfl is used
   double cfl = 0.0;     // > 0 selects the adaptive step
   double dt_min = 0.0;  // adaptive: lower clamp, >= 0

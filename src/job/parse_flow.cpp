@@ -62,10 +62,13 @@ AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
   if (auto interpolation = map.find("interpolation")) {
     advection.interpolation = read_choice<Interpolation>(*interpolation, "interpolation",
                                           {{"linear", Interpolation::Linear},
-                                           {"monotone_cubic", Interpolation::MonotoneCubic}});
+                                           {"monotone_cubic", Interpolation::MonotoneCubic},
+                                           {"cubic", Interpolation::Cubic}});
     // The 4-point stencil reaches 2 cells beyond the cell a departure point lies in.
-    if (advection.interpolation == Interpolation::MonotoneCubic && grid.halo < 2) {
-      fail(*interpolation, "monotone_cubic needs grid.halo >= 2, but grid.halo is " +
+    if (advection.interpolation != Interpolation::Linear && grid.halo < 2) {
+      const std::string name =
+          advection.interpolation == Interpolation::Cubic ? "cubic" : "monotone_cubic";
+      fail(*interpolation, name + " needs grid.halo >= 2, but grid.halo is " +
                                std::to_string(grid.halo));
     }
   }

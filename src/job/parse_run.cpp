@@ -40,10 +40,24 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
   return solver;
 }
 
-TimeConfig JobParser::parse_time(const MapReader& top) const {
-  const MapReader map(*this, top.require("time"), false, {"dt", "cfl", "dt_min", "dt_max", "end"});
+TimeConfig JobParser::parse_time(const MapReader& top, const AdvectionConfig& advection) const {
+  const MapReader map(*this, top.require("time"), false,
+                      {"scheme", "dt", "cfl", "dt_min", "dt_max", "end"});
   const std::string& path = map.field().path;
   TimeConfig time;
+  if (auto scheme = map.find("scheme")) {
+    time.scheme = read_choice<TimeScheme>(*scheme, "scheme",
+                                          {{"stam", TimeScheme::Stam}, {"bdf2", TimeScheme::BDF2}});
+    // BDF2 is built from plain semi-Lagrangian passes over two time levels; its spatial order
+    // comes from the interpolation (cubic), not from error compensation.
+    if (time.scheme == TimeScheme::BDF2 && advection.scheme != AdvectionScheme::SemiLagrangian) {
+      fail(*scheme, "bdf2 needs advection.scheme: semi_lagrangian (for second order in space "
+                    "use advection.interpolation: cubic), but advection.scheme is " +
+                        std::string(advection.scheme == AdvectionScheme::MacCormack
+                                        ? "maccormack"
+                                        : "bfecc"));
+    }
+  }
   const auto dt = map.find("dt");
   const auto cfl = map.find("cfl");
   if (dt && cfl) {

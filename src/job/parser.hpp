@@ -389,7 +389,8 @@ private:
   /// A solver's stopping rule; `projection` admits the pressure's divergence target.
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
                             bool projection) const;
-  TimeConfig parse_time(const MapReader& top) const;
+  /// The step; `advection` decides whether time.scheme: bdf2 applies.
+  TimeConfig parse_time(const MapReader& top, const AdvectionConfig& advection) const;
   OutputConfig parse_output(const std::optional<Field>& field) const;
   CheckpointConfig parse_checkpoint(const std::optional<Field>& field,
                                     const OutputConfig& output) const;

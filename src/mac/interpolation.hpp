@@ -1,5 +1,5 @@
 // Interpolation of MAC-grid fields at arbitrary points (Stam §3: "linear interpolation"; the
-// monotone cubic of Fedkiw, Stam & Jensen 2001 as an option).
+// monotone cubic of Fedkiw, Stam & Jensen 2001 and the unlimited 4-point cubic as options).
 //
 // A component staggered on axis a has samples at x = origin + i h along a and at cell centres
 // x = origin + (i + 1/2) h along the other axes. For a point x, along each axis
@@ -26,8 +26,9 @@
 namespace sf {
 
 /// How fields are sampled between their samples (Stam: linear; Fedkiw, Stam & Jensen: monotone
-/// cubic, which needs halo >= 2).
-enum class Interpolation { Linear, MonotoneCubic };
+/// cubic; the unlimited 4-point cubic, third order in h, which the second-order time step needs
+/// for second order in space at a fixed CFL number). Both cubics need halo >= 2.
+enum class Interpolation { Linear, MonotoneCubic, Cubic };
 
 /// Geometry of one axis as the interpolation needs it.
 struct AxisInfo {
@@ -109,6 +110,18 @@ inline double monotone_cubic(double v0, double v1, double v2, double v3, double 
   return v1 + f * (d1 + f * ((3.0 * delta - 2.0 * d1 - d2) + f * (d1 + d2 - 2.0 * delta)));
 }
 
+/// One-dimensional cubic through v0, v1, v2, v3 at f = -1, 0, 1, 2 (Lagrange, unlimited), at f
+/// between v1 and v2. Interpolation error O(h^4) where the field is smooth, so a semi-Lagrangian
+/// step at a fixed CFL number errs by O(h^3) per unit time; it may overshoot at sharp fronts.
+/// Written in Newton's form about v1, from differences only, so that a constant is reproduced
+/// bit for bit as the other interpolants do.
+inline double lagrange_cubic(double v0, double v1, double v2, double v3, double f) {
+  const double d1 = v2 - v1;
+  const double d2 = 0.5 * ((v2 - v1) - (v1 - v0));
+  const double d3 = ((v3 - v0) - 3.0 * (v2 - v1)) / 6.0;
+  return v1 + f * (d1 + (f - 1.0) * (d2 + (f + 1.0) * d3));
+}
+
 /// Where a point falls in a field's sample lattice: the first index of the stencil and the
 /// fraction along each axis.
 struct Stencil {
@@ -121,7 +134,8 @@ class LocalSampler {
 public:
   LocalSampler() = default;
   LocalSampler(const Grid& grid, const ArrayView& local, Interpolation interpolation)
-      : view_(local), dim_(grid.dim()), cubic_(interpolation == Interpolation::MonotoneCubic) {
+      : view_(local), dim_(grid.dim()), cubic_(interpolation != Interpolation::Linear),
+        limited_(interpolation == Interpolation::MonotoneCubic) {
     stride_[0] = local.dof;
     stride_[1] = local.dof * local.width[0];
     stride_[2] = stride_[1] * local.width[1];
@@ -395,17 +409,26 @@ private:
   }
 
   double cubic(int c, const PetscInt first[3], const double f[3]) const {
+    // Chosen once per sample, not through a pointer per row: both kernels inline.
+    return limited_ ? tensor_cubic<monotone_cubic>(c, first, f)
+                    : tensor_cubic<lagrange_cubic>(c, first, f);
+  }
+
+  /// The 4^dim stencil reduced axis by axis with the 1D cubic `kernel`.
+  template <double (*kernel)(double, double, double, double, double)>
+  double tensor_cubic(int c, const PetscInt first[3], const double f[3]) const {
     const PetscScalar* p = corner(c, first);
     const PetscInt sx = stride_[0], sy = stride_[1], sz = stride_[2];
     auto row = [&](PetscInt at) {
-      return monotone_cubic(p[at], p[at + sx], p[at + 2 * sx], p[at + 3 * sx], f[0]);
+      return kernel(p[at], p[at + sx], p[at + 2 * sx], p[at + 3 * sx], f[0]);
     };
     auto plane = [&](PetscInt at) {
-      return monotone_cubic(row(at), row(at + sy), row(at + 2 * sy), row(at + 3 * sy), f[1]);
+      return kernel(row(at), row(at + sy), row(at + 2 * sy), row(at + 3 * sy), f[1]);
     };
     if (dim_ == 2) return plane(0);
-    return monotone_cubic(plane(0), plane(sz), plane(2 * sz), plane(3 * sz), f[2]);
+    return kernel(plane(0), plane(sz), plane(2 * sz), plane(3 * sz), f[2]);
   }
+
 
   ArrayView view_;
   PetscInt stride_[3] = {1, 1, 1};  // distance in the array between neighbours along x, y, z
@@ -413,7 +436,8 @@ private:
   AxisInfo axes_[3];
   double inverse_spacing_[3] = {1.0, 1.0, 1.0};
   int dim_ = 3;
-  bool cubic_ = false;
+  bool cubic_ = false;    // a 4-point stencil per axis
+  bool limited_ = false;  // monotone (Fritsch-Carlson) rather than Lagrange
   bool lanes_fit_ = false;
 };
 

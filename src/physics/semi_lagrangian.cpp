@@ -268,8 +268,8 @@ PetscErrorCode SemiLagrangian::setup(const Grid& grid, const SolidMask& solids,
   solids_ = &solids;
   interpolation_ = interpolation;
   scalar_count_ = scalar_count;
-  PetscCheck(interpolation != Interpolation::MonotoneCubic || grid.halo() >= 2, grid.comm(),
-             PETSC_ERR_ARG_OUTOFRANGE, "monotone cubic interpolation needs a halo of at least 2");
+  PetscCheck(interpolation == Interpolation::Linear || grid.halo() >= 2, grid.comm(),
+             PETSC_ERR_ARG_OUTOFRANGE, "cubic interpolation needs a halo of at least 2");
   const int width = std::max(grid.dim(), scalar_count);
   PetscCall(exchange_.setup(grid, with_bounds ? 3 * width : width));
   PetscFunctionReturn(0);

@@ -25,7 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A 2D smoke job with every stage active; `end`, `directory` and `extra` vary per run.
-std::string job_text(double end, const std::string& directory, const std::string& extra = "") {
+std::string job_text(double end, const std::string& directory, const std::string& extra = "",
+                     const std::string& scheme = "stam") {
   return "name: restart\n"
          "grid: {cells: [24, 32], size: [0.75, 1.0], halo: 2}\n"
          "boundary:\n"
@@ -46,7 +47,8 @@ std::string job_text(double end, const std::string& directory, const std::string
          "  buoyancy: {alpha: 0.05, beta: 1.0}\n"
          "  vorticity_confinement: 0.1\n"
          "obstacles: [{shape: sphere, center: [0.375, 0.55], radius: 0.1}]\n"
-         "time: {cfl: 3.0, dt_max: 0.05, end: " + std::to_string(end) + "}\n"
+         "time: {scheme: " + scheme + ", cfl: 3.0, dt_max: 0.05, end: " + std::to_string(end) +
+         "}\n"
          "output: {directory: " + directory + ", interval: 0.1}\n"
          "checkpoint: {every_steps: 4, keep: 2}\n" + extra;
 }
@@ -90,15 +92,18 @@ PetscErrorCode run_job(MPI_Comm comm, const std::string& text, const std::string
 
 // Stop at t = 0.5 (a checkpoint is written at the end), continue to t = 1.0 from it, and compare
 // with a run straight to t = 1.0: every frame after the restart and the final state agree bit for
-// bit, and the index lists each frame once.
-TEST(Restart, ContinuesBitForBitOnTheSameRankCount) {
-  const std::string dir = scratch() + "/same";
+// bit, and the index lists each frame once. With time.scheme `scheme`.
+void expect_restart_bit_for_bit(const std::string& scheme) {
+  const std::string dir = scratch() + "/same_" + scheme;
   if (test::comm_rank() == 0) fs::remove_all(dir);
   MPI_Barrier(MPI_COMM_WORLD);
   int straight_steps = 0, resumed_steps = 0;
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/straight"), "", &straight_steps), 0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(0.5, dir + "/resumed"), ""), 0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/resumed"), "latest", &resumed_steps),
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/straight", "", scheme), "",
+                    &straight_steps),
+            0);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(0.5, dir + "/resumed", "", scheme), ""), 0);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/resumed", "", scheme), "latest",
+                    &resumed_steps),
             0);
   EXPECT_EQ(resumed_steps, straight_steps);
 
@@ -124,6 +129,12 @@ TEST(Restart, ContinuesBitForBitOnTheSameRankCount) {
   EXPECT_EQ(test::global_sum(failures), 0);
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
+
+TEST(Restart, ContinuesBitForBitOnTheSameRankCount) { expect_restart_bit_for_bit("stam"); }
+
+// The second-order step needs the step before: the checkpoint keeps it (/previous_step), and
+// without it the first step after the restart would be a first-order one and differ.
+TEST(Restart, ContinuesBitForBitWithTheSecondOrderStep) { expect_restart_bit_for_bit("bdf2"); }
 
 // A checkpoint written by two ranks (one when the test runs alone) restarts on all ranks with the
 // same fields: a checkpoint written immediately after the restart equals the original bitwise.
@@ -331,6 +342,12 @@ struct Restorable {
   std::vector<Field> scalars;
   OwnedVec pressure;
   Checkpointer checkpointer;
+  // The step before, read when the job takes the second-order step (history() is then given).
+  Field previous_velocity;
+  std::vector<Field> previous_scalars;
+  StepHistory step_history;
+
+  StepHistory* history() { return step_history.velocity ? &step_history : nullptr; }
 
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job) {
     PetscFunctionBeginUser;
@@ -339,6 +356,14 @@ struct Restorable {
     scalars.resize(job.scalars.size());
     for (size_t s = 0; s < job.scalars.size(); ++s)
       PetscCall(scalars[s].setup_scalar(grid, job.scalars[s].name));
+    if (job.time.scheme == TimeScheme::BDF2) {
+      PetscCall(previous_velocity.setup_velocity(grid));
+      previous_scalars.resize(job.scalars.size());
+      for (size_t s = 0; s < job.scalars.size(); ++s)
+        PetscCall(previous_scalars[s].setup_scalar(grid, job.scalars[s].name));
+      step_history.velocity = &previous_velocity;
+      step_history.scalars = &previous_scalars;
+    }
     PetscCall(DMCreateGlobalVector(grid.cell_dm(), pressure.replace()));
     PetscCall(checkpointer.setup(grid, job));
     PetscFunctionReturn(0);
@@ -361,7 +386,7 @@ PetscErrorCode restore(MPI_Comm comm, const JobConfig& job, const std::string& p
   Restorable r;
   PetscCall(r.setup(comm, job));
   RunState state;
-  PetscCall(r.checkpointer.read(path, r.velocity, r.scalars, r.pressure, &state));
+  PetscCall(r.checkpointer.read(path, r.velocity, r.scalars, r.pressure, &state, r.history()));
   PetscFunctionReturn(0);
 }
 
@@ -372,7 +397,8 @@ PetscErrorCode restore_latest(const JobConfig& job, std::string* path,
   Restorable r;
   PetscCall(r.setup(PETSC_COMM_WORLD, job));
   RunState state;
-  PetscCall(r.checkpointer.read_latest(r.velocity, r.scalars, r.pressure, &state, path, skipped));
+  PetscCall(r.checkpointer.read_latest(r.velocity, r.scalars, r.pressure, &state, path, skipped,
+                                       r.history()));
   PetscFunctionReturn(0);
 }
 
@@ -476,13 +502,14 @@ std::vector<std::string> checkpointed_run(const std::string& text) {
 // with a message naming the file and what was damaged, on every rank.
 TEST(Checksum, DamageInEveryDatasetAndRestartAttributeIsFoundAndNamed) {
   const std::string dir = scratch() + "/checksums";
-  // With a --set, so that the checkpoint holds job_overrides too.
+  // With a --set, so that the checkpoint holds job_overrides too, and the second-order step, so
+  // that it holds the step before.
   const std::vector<JobOverride> overrides = {{"fluid.viscosity", "0.002"}};
   const std::vector<std::string> paths =
-      checkpointed_run(parse_job(job_text(0.25, dir), "restart.yaml", overrides));
+      checkpointed_run(parse_job(job_text(0.25, dir, "", "bdf2"), "restart.yaml", overrides));
   ASSERT_FALSE(paths.empty());
   const std::string file = paths.back(), pristine = dir + "/pristine.h5.keep";
-  const JobConfig job = parse_job(job_text(1.0, dir), "restart.yaml", overrides);
+  const JobConfig job = parse_job(job_text(1.0, dir, "", "bdf2"), "restart.yaml", overrides);
   long frames = 0;
   if (test::comm_rank() == 0) {
     fs::copy_file(file, pristine);
@@ -497,7 +524,9 @@ TEST(Checksum, DamageInEveryDatasetAndRestartAttributeIsFoundAndNamed) {
   };
   std::vector<Case> cases;
   for (const char* d : {"face_velocity/x", "face_velocity/y", "density", "temperature", "pressure",
-                        "job", "job_overrides", "frame_times"})
+                        "job", "job_overrides", "frame_times", "previous_step/face_velocity/x",
+                        "previous_step/face_velocity/y", "previous_step/density",
+                        "previous_step/temperature", "previous_step/dt"})
     cases.push_back({d, std::string("checksum mismatch in dataset ") + d + ":"});
   for (const char* a : {"@time", "@step", "@last_dt", "@next_frame", "@frames"})
     cases.push_back({a, "checksum mismatch in the run state attributes"});

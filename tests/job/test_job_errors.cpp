@@ -445,6 +445,15 @@ const std::vector<Group> kRefusedJobs = {
     }},
 
     // --- time
+    {"TimeScheme", {
+        {"grid: {cells: [8, 8]}\ntime:\n  scheme: bdf3\n  dt: 0.1\n  end: 1\n",
+         {"job.yaml:3: time.scheme: unknown scheme (expected one of: stam, bdf2), got "
+          "\"bdf3\""}},
+        {"grid: {cells: [8, 8]}\nadvection: {scheme: bfecc}\n"
+         "time:\n  scheme: bdf2\n  dt: 0.1\n  end: 1\n",
+         {"job.yaml:4: time.scheme: bdf2 needs advection.scheme: semi_lagrangian (for second "
+          "order in space use advection.interpolation: cubic), but advection.scheme is bfecc"}},
+    }},
     {"DtAndCflTogether", {
         {"grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  cfl: 1\n  dt_max: 1\n  end: 1\n",
          {"job.yaml:4: time.cfl: give either dt (a fixed step) or cfl (an adaptive step), "
@@ -495,14 +504,18 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "advection:\n  scheme: maccormak\n",
          {"job.yaml:7: advection.scheme: unknown scheme (expected one of: semi_lagrangian, "
           "maccormack, bfecc), got \"maccormak\""}},
-        {kHead + "advection:\n  interpolation: cubic\n",
+        {kHead + "advection:\n  interpolation: quintic\n",
          {"job.yaml:7: advection.interpolation: unknown interpolation (expected one of: "
-          "linear, monotone_cubic), got \"cubic\""}},
+          "linear, monotone_cubic, cubic), got \"quintic\""}},
     }},
     {"MonotoneCubicNeedsHaloTwo", {
         {"grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n"
          "advection:\n  interpolation: monotone_cubic\n",
          {"job.yaml:4: advection.interpolation: monotone_cubic needs grid.halo >= 2, but "
+          "grid.halo is 1"}},
+        {"grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n"
+         "advection:\n  interpolation: cubic\n",
+         {"job.yaml:4: advection.interpolation: cubic needs grid.halo >= 2, but "
           "grid.halo is 1"}},
     }},
 

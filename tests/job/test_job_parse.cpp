@@ -511,6 +511,16 @@ TEST(Config, BuoyancyUpIsNormalised) {
   EXPECT_DOUBLE_EQ(tiny[1], -0.8);
 }
 
+TEST(Config, TimeSchemeDefaultsToStamAndAcceptsBdf2) {
+  const std::string grid = "grid: {cells: [8, 8], halo: 2}\n";
+  EXPECT_EQ(sf::parse_job(grid + "time: {dt: 1, end: 1}\n", "a").time.scheme,
+            sf::TimeScheme::Stam);
+  const sf::JobConfig job = sf::parse_job(
+      grid + "time: {scheme: bdf2, dt: 1, end: 1}\nadvection: {interpolation: cubic}\n", "a");
+  EXPECT_EQ(job.time.scheme, sf::TimeScheme::BDF2);
+  EXPECT_EQ(job.advection.interpolation, sf::Interpolation::Cubic);
+}
+
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
   const std::string head = "grid: {cells: [8, 8], halo: 2}\ntime: {dt: 1, end: 1}\n";
   EXPECT_EQ(sf::parse_job(head + "advection: {interpolation: monotone_cubic}\n", "a")

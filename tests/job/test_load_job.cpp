@@ -285,11 +285,14 @@ TEST(JobFiles, EveryExampleJobParses) {
   const std::filesystem::path jobs = std::filesystem::path(root) / "jobs";
   ASSERT_TRUE(std::filesystem::is_directory(jobs)) << jobs << " is not a directory";
 
+  // The examples, and the validation jobs in jobs/validation/ (named with their folder).
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(jobs)) {
-    const std::string extension = entry.path().extension().string();
-    if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml")) {
-      names.push_back(entry.path().filename().string());
+  for (const char* folder : {"", "validation"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(jobs / folder)) {
+      const std::string extension = entry.path().extension().string();
+      if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml")) {
+        names.push_back((std::filesystem::path(folder) / entry.path().filename()).string());
+      }
     }
   }
   std::sort(names.begin(), names.end());
@@ -309,7 +312,8 @@ TEST(JobFiles, EveryExampleJobParses) {
   // The examples the documentation refers to must all be there.
   for (const char* expected :
        {"cavity_2d.yaml", "cylinder_2d.yaml", "plume_3d.yaml", "taylor_green_2d.yaml",
-        "taylor_green_3d.yaml", "vortex_2d.yaml", "vortex_3d.yaml"}) {
+        "taylor_green_3d.yaml", "vortex_2d.yaml", "vortex_3d.yaml",
+        "validation/cavity_re1000_2d.yaml"}) {
     EXPECT_TRUE(std::find(names.begin(), names.end(), expected) != names.end())
         << "jobs/" << expected << " is missing";
   }

@@ -231,12 +231,28 @@ TEST(Advection, SameBitsOnAnyRankCountWallsInflowOutflowObstacleCfl8) {
   }
 }
 
-TEST(Advection, SameBitsOnAnyRankCountMonotoneCubic) {
+TEST(Advection, SameBitsOnAnyRankCountMonotoneCubicAndCubic) {
   for (int dim : {2, 3}) {
     JobConfig job = vortex_job(dim);
-    job.advection.interpolation = Interpolation::MonotoneCubic;
+    job.advection.interpolation = dim == 2 ? Interpolation::MonotoneCubic : Interpolation::Cubic;
+    expect_identical_to_one_rank(job, 5.0, 1);
+    job.advection.interpolation = dim == 2 ? Interpolation::Cubic : Interpolation::MonotoneCubic;
     expect_identical_to_one_rank(job, 5.0, 1);
   }
+}
+
+// The unlimited cubic is the Lagrange interpolant through four samples: exact (to rounding) for
+// every cubic polynomial, bit for bit for a constant, and it overshoots where the limited one may
+// not (which is why it is not the default).
+TEST(Interpolation, LagrangeCubicIsExactForCubicsAndConstantsBitForBit) {
+  const auto p = [](double x) { return 0.3 - 1.7 * x + 0.9 * x * x - 0.45 * x * x * x; };
+  for (double f : {0.0, 0.125, 0.3, 0.5, 0.77, 1.0}) {
+    EXPECT_NEAR(lagrange_cubic(p(-1.0), p(0.0), p(1.0), p(2.0), f), p(f), 1e-14) << f;
+    EXPECT_EQ(lagrange_cubic(0.1, 0.1, 0.1, 0.1, f), 0.1) << f;
+  }
+  // A step just beyond the interval: the cubic dips below the flat data, the limited one not.
+  EXPECT_LT(lagrange_cubic(0.0, 0.0, 0.0, 1.0, 0.5), 0.0);
+  EXPECT_EQ(monotone_cubic(0.0, 0.0, 0.0, 1.0, 0.5), 0.0);
 }
 
 TEST(Advection, SameBitsOnAnyRankCountMacCormackAndBfecc) {

@@ -1,0 +1,132 @@
+// Semi-Lagrangian BDF2 (bdf2_advection.hpp): two traces of the same trajectories, one over the
+// last step and one over the last two, and their BDF2 combination.
+#include "bdf2_advection.hpp"
+
+namespace sf {
+
+PetscErrorCode Bdf2Advection::setup(const Grid& grid, const SolidMask& solids,
+                                    Interpolation interpolation,
+                                    const std::vector<Field>& scalars) {
+  PetscFunctionBeginUser;
+  PetscCall(pass_.setup(grid, solids, interpolation, static_cast<int>(scalars.size())));
+  PetscCall(velocity_old_.setup_velocity(grid));
+  scalars_old_.resize(scalars.size());
+  for (size_t s = 0; s < scalars.size(); ++s)
+    PetscCall(scalars_old_[s].setup_scalar(grid, scalars[s].name()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Bdf2Advection::resume(double dt) {
+  PetscFunctionBeginUser;
+  dt_old_ = dt;
+  if (dt > 0.0) {
+    PetscCall(velocity_old_.fill_ghosts());
+    for (Field& s : scalars_old_) PetscCall(s.fill_ghosts());
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Bdf2Advection::remember(Field& velocity, std::vector<Field>& scalars) {
+  PetscFunctionBeginUser;
+  // The ghosted copies too: they are what the next step interpolates, and their ghosts are
+  // those of this step's fields, filled for this step's advection.
+  PetscCall(VecCopy(velocity.global(), velocity_old_.global()));
+  PetscCall(VecCopy(velocity.local(), velocity_old_.local()));
+  for (size_t s = 0; s < scalars.size(); ++s) {
+    PetscCall(VecCopy(scalars[s].global(), scalars_old_[s].global()));
+    PetscCall(VecCopy(scalars[s].local(), scalars_old_[s].local()));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Bdf2Advection::combine(Field& velocity, std::vector<Field>& scalars,
+                                      Vec velocity_back, const std::vector<Vec>& scalars_back,
+                                      double a, double b) {
+  PetscFunctionBeginUser;
+  const Grid& grid = pass_.grid();
+  PetscScalar* q_data;
+  const PetscScalar* back_data;
+  ArrayView q, back;
+  PetscCall(VecGetArray(velocity.global(), &q_data));
+  PetscCall(VecGetArrayRead(velocity_back, &back_data));
+  PetscCall(grid.global_view(velocity.dm(), q_data, &q));
+  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(back_data), &back));
+  for (int c = 0; c < grid.dim(); ++c) {
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      // Prescribed faces were not traced: they keep the boundary's value, and a + b = 1 holds
+      // only to rounding.
+      if (pass_.solids().fixed_face(c, i, j, k)) return;
+      q(i, j, k, c) = a * q(i, j, k, c) + b * back(i, j, k, c);
+    });
+  }
+  PetscCall(VecRestoreArrayRead(velocity_back, &back_data));
+  PetscCall(VecRestoreArray(velocity.global(), &q_data));
+  // Every cell centre is traced.
+  for (size_t s = 0; s < scalars.size(); ++s)
+    PetscCall(VecAXPBY(scalars[s].global(), b, a, scalars_back[s]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalars, double dt,
+                                     AdvectionStats* stats, double* implicit_dt) {
+  PetscFunctionBeginUser;
+  const Grid& grid = pass_.grid();
+  stats->remote_points = 0;
+  if (dt_old_ <= 0.0) {
+    // BDF1: Stam's pass, carried by u^n.
+    PetscCall(remember(velocity, scalars));
+    PassArrays arrays;
+    PetscCall(arrays.open(pass_, velocity.local(), velocity, velocity.global(), scalars,
+                          globals_of(scalars)));
+    PetscCall(pass_.trace(arrays.pass, dt, &stats->remote_points));
+    PetscCall(arrays.close());
+    dt_old_ = dt;
+    *implicit_dt = dt;
+    PetscFunctionReturn(0);
+  }
+
+  // Working vectors from the DMs' pools, which the projection and the exchanges share, so
+  // they cost memory only while no other stage holds theirs.
+  Vec carrier, velocity_back;
+  std::vector<Vec> scalars_back(scalars.size());
+  PetscCall(DMGetLocalVector(grid.face_dm(), &carrier));
+  PetscCall(DMGetGlobalVector(grid.face_dm(), &velocity_back));
+  for (Vec& v : scalars_back) PetscCall(DMGetGlobalVector(grid.cell_dm(), &v));
+  // The carrier at time t^n + lean dt_prev: u^n + lean (u^n - u^{n-1}), ghosts included (the
+  // boundary values are affine in the field, and the weights sum to one).
+  auto set_carrier = [&](double lean) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    PetscCall(VecWAXPY(carrier, -1.0, velocity_old_.local(), velocity.local()));
+    PetscCall(VecAYPX(carrier, lean, velocity.local()));
+    PetscFunctionReturn(0);
+  };
+
+  // q~^{n-1}: over [t^{n-1}, t^{n+1}], carried by u at its middle, t^n + (dt - dt_prev)/2.
+  PetscCall(set_carrier(0.5 * (dt - dt_old_) / dt_old_));
+  PassArrays two_steps;
+  PetscCall(two_steps.open(pass_, carrier, velocity_old_, velocity_back, scalars_old_,
+                           scalars_back));
+  PetscCall(pass_.trace(two_steps.pass, dt + dt_old_, &stats->remote_points));
+  PetscCall(two_steps.close());
+
+  // q~^n: over [t^n, t^{n+1}], carried by u at t^n + dt/2; then u^n becomes the step before.
+  PetscCall(set_carrier(0.5 * dt / dt_old_));
+  PetscCall(remember(velocity, scalars));
+  PassArrays one_step;
+  PetscCall(one_step.open(pass_, carrier, velocity, velocity.global(), scalars,
+                          globals_of(scalars)));
+  PetscCall(pass_.trace(one_step.pass, dt, &stats->remote_points));
+  PetscCall(one_step.close());
+
+  const double w = dt / dt_old_;
+  PetscCall(combine(velocity, scalars, velocity_back, scalars_back,
+                    (1.0 + w) * (1.0 + w) / (1.0 + 2.0 * w), -w * w / (1.0 + 2.0 * w)));
+  for (Vec& v : scalars_back) PetscCall(DMRestoreGlobalVector(grid.cell_dm(), &v));
+  PetscCall(DMRestoreGlobalVector(grid.face_dm(), &velocity_back));
+  PetscCall(DMRestoreLocalVector(grid.face_dm(), &carrier));
+  dt_old_ = dt;
+  *implicit_dt = dt * (1.0 + w) / (1.0 + 2.0 * w);
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
