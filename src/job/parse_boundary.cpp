@@ -78,10 +78,32 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
+  // The values of named scalars on the face: what an inflow carries in, or what a wall holds
+  // them at.
+  auto read_scalar_values = [&]() {
+    const auto carried = map.find("scalars");
+    if (!carried) return;
+    const MapReader values(*this, *carried, true);
+    // A set, so that many scalars named here against many declared cost linear time.
+    std::unordered_set<std::string> declared;
+    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
+    for (const MapReader::Entry& entry : values.entries()) {
+      if (declared.count(entry.key) == 0) {
+        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
+      }
+      face.scalar_values[entry.key] = read_number(entry.value);
+    }
+  };
+  if (face.kind == BoundaryKind::FreeSlip) {
+    map.allow_only({"type", "scalars"}, for_type);
+    read_scalar_values();
+    return face;
+  }
   if (face.kind == BoundaryKind::NoSlip) {
     // A moving wall, such as the lid of a lid-driven cavity. It slides along itself: a normal
     // component would make it a source or sink of fluid, which is what inflow and outflow are for.
-    map.allow_only({"type", "velocity"}, for_type);
+    map.allow_only({"type", "velocity", "scalars"}, for_type);
+    read_scalar_values();
     if (auto velocity = map.find("velocity")) {
       face.velocity = read_vector(*velocity, dim);
       const double normal = face.velocity[axis];
@@ -114,19 +136,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
                                {{"uniform", InflowProfile::Uniform},
                                 {"parabolic", InflowProfile::Parabolic}});
   }
-
-  if (auto carried = map.find("scalars")) {
-    const MapReader values(*this, *carried, true);
-    // A set, so that many scalars named here against many declared cost linear time.
-    std::unordered_set<std::string> declared;
-    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
-    for (const MapReader::Entry& entry : values.entries()) {
-      if (declared.count(entry.key) == 0) {
-        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
-      }
-      face.scalar_values[entry.key] = read_number(entry.value);
-    }
-  }
+  read_scalar_values();
   return face;
 }
 

@@ -20,7 +20,13 @@ GhostFill scalar_fill(const FaceBoundary& face, const std::string& name) {
               InflowProfile::Uniform};
     }
     case BoundaryKind::NoSlip:
-    case BoundaryKind::FreeSlip:
+    case BoundaryKind::FreeSlip: {
+      // A wall holds the scalars it names at their value, and insulates against the others.
+      const auto it = face.scalar_values.find(name);
+      if (it != face.scalar_values.end())
+        return {GhostRule::Odd, it->second, InflowProfile::Uniform};
+      break;
+    }
     case BoundaryKind::Outflow:
       break;
   }

@@ -11,6 +11,14 @@
 //                    axes a, b (2D: the nodes, one component);
 //   dissipation      eps = nu sum w |grad u|^2 V, all dim^2 derivatives (2 nu Z in a periodic box);
 //   scalar totals    sum over fluid cells of s V;
+//   wall fluxes      for every wall that holds a scalar at a value s_w (a Dirichlet wall), the
+//                    diffusive flux of s into the fluid through it, F = kappa sum (-ds/dn) A over
+//                    the wall's cells (n into the fluid, A the cell's face area), with the
+//                    second-order one-sided difference ds/dn = (9 s_0 - s_1 - 8 s_w) / (3 h) from
+//                    the first two cells; and, when the scalar's walls hold it at different
+//                    values, the wall's Nusselt number Nu = (F / kappa) / A_wall * L / dT (the flux
+//                    over the conduction kappa dT / L, with dT the largest difference between
+//                    the walls' values and L the domain's length across the wall);
 //   probes           every velocity component and scalar interpolated linearly at the point from
 //                    its own sample lattice (Interpolation::Linear, as the back-trace does), by
 //                    the rank that owns the point's cell.
@@ -34,7 +42,8 @@ public:
 
   /// The CSV column names of measure()'s values, in order: kinetic_energy, enstrophy,
   /// dissipation, <scalar>_total per scalar, then probe_<name>_u/v(/w) and probe_<name>_<scalar>
-  /// per probe.
+  /// per probe, then <scalar>_flux_<axis>_<side> (and <scalar>_nusselt_<axis>_<side>) per
+  /// Dirichlet wall, as in "temperature_nusselt_x_lower".
   const std::vector<std::string>& columns() const { return columns_; }
 
   /// Every value of columns() for the state in the global vectors. Fills the velocity's ghosts
@@ -48,9 +57,21 @@ private:
   /// 1 or 1/2 per non-periodic domain boundary that node index i along `axis` lies on.
   double node_weight(int axis, PetscInt i) const;
 
+  /// A wall that holds a scalar at a value.
+  struct DirichletWall {
+    size_t scalar;
+    int axis, side;
+    double value;
+    double diffusion;  // the scalar's kappa
+    double nusselt_scale = 0.0;  // L / (dT A_wall), 0 when the scalar has one wall value only
+  };
+  /// The local sums -sum ds/dn A over the wall's owned cells.
+  double wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const;
+
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
   double viscosity_ = 0.0;
+  std::vector<DirichletWall> walls_;
   std::vector<ProbeConfig> probes_;
   std::vector<bool> probe_here_;  // this rank owns the probe's cell
   std::vector<std::string> columns_;

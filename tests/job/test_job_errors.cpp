@@ -108,7 +108,7 @@ const std::vector<Group> kRefusedJobs = {
         // A key that exists for another type is unknown for this one.
         {kHead + "boundary:\n  y:\n    lower: {type: free-slip, velocity: [1, 0]}\n",
          {"job.yaml:8: boundary.y.lower.velocity: unknown key for type 'free-slip' "
-          "(expected one of: type)"}},
+          "(expected one of: type, scalars)"}},
         {kHead + "boundary:\n  x:\n    upper: {type: outflow, scalars: {}}\n",
          {"job.yaml:8: boundary.x.upper.scalars: unknown key for type 'outflow' "
           "(expected one of: type)"}},
@@ -698,9 +698,14 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "boundary:\n  y:\n    upper: {type: no-slip, velocity: [1, 0], "
          "profile: parabolic}\n",
          {"job.yaml:8: boundary.y.upper.profile: unknown key for type 'no-slip' (expected "
-          "one of: type, velocity)"}},
-        {kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: no-slip, scalars: {s: 1}}\n",
-         {"job.yaml:9: boundary.y.upper.scalars: unknown key for type 'no-slip'"}},
+          "one of: type, velocity, scalars)"}},
+    }},
+    {"WallScalarValues", {
+        // A wall holds named scalars at a value; the name must be a declared scalar.
+        {kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: no-slip, scalars: {t: 1}}\n",
+         {"job.yaml:9: boundary.y.upper.scalars.t: unknown scalar 't'"}},
+        {kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: free-slip, scalars: {s: hot}}\n",
+         {"job.yaml:9: boundary.y.upper.scalars.s: expected a number"}},
     }},
 
     // --- weak scaling

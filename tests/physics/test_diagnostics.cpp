@@ -169,5 +169,40 @@ TEST(Diagnostics, ProbesReproduceAnAffineField) {
   }
 }
 
+// Walls that hold a scalar at a value report the diffusive flux through them and, since the two
+// walls' values differ, their Nusselt numbers. The one-sided difference from two cells is exact
+// for a quadratic profile, so with s = 2 - 3 x + 0.8 x^2 on [0, 1.5] (walls: s(0) = 2 at x lower,
+// s(1.5) = -0.7 at x upper; the y walls insulate and report nothing) and kappa = 0.4:
+//   lower: ds/dn = s'(0) = -3,               F = -kappa s'(0) L_y = 1.2 L_y
+//   upper: ds/dn = -s'(1.5) = -(-3 + 2.4),   F = kappa (-0.6) L_y = -0.24 L_y
+// and Nu = (F / kappa) / L_y * L_x / dT with dT = 2.7.
+TEST(Diagnostics, DirichletWallsReportExactFluxAndNusseltForAQuadratic) {
+  JobConfig job;
+  job.grid.dim = 2;
+  job.grid.cells = {12, 10, 1};
+  job.grid.size = {1.5, 2.0, 1.0};
+  job.grid.halo = 1;
+  job.boundary = all(BoundaryKind::NoSlip);
+  job.boundary[0][0].scalar_values["heat"] = 2.0;
+  job.boundary[0][1] = face(BoundaryKind::FreeSlip);
+  job.boundary[0][1].scalar_values["heat"] = 2.0 - 3.0 * 1.5 + 0.8 * 1.5 * 1.5;
+  job.scalars = {scalar("heat"), scalar("dye")};
+  job.scalars[0].diffusion = 0.4;
+  for (const test::Layout& layout : test::layouts(2)) {
+    auto c = make_case(job, layout.processes);
+    EXPECT_EQ(c->diagnostics.columns().back(), "heat_nusselt_x_upper");
+    set_field(c->scalars[0],
+              [](int, double x, double, double) { return 2.0 - 3.0 * x + 0.8 * x * x; });
+    std::vector<double> values;
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    const double ly = 2.0, lx = 1.5, dt = 2.7;
+    EXPECT_NEAR(column(*c, values, "heat_flux_x_lower"), 1.2 * ly, 1e-12) << layout.name;
+    EXPECT_NEAR(column(*c, values, "heat_flux_x_upper"), -0.24 * ly, 1e-12) << layout.name;
+    EXPECT_NEAR(column(*c, values, "heat_nusselt_x_lower"), 3.0 * lx / dt, 1e-12) << layout.name;
+    EXPECT_NEAR(column(*c, values, "heat_nusselt_x_upper"), -0.6 * lx / dt, 1e-12)
+        << layout.name;
+  }
+}
+
 }  // namespace
 }  // namespace sf
