@@ -50,9 +50,11 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(clear_earlier_output(comm, directories, job.name, job.output.overwrite));
   else
     PetscCall(resume(restart, &resumed));
+  std::vector<std::string> columns = diagnostics_.columns();
+  if (job.time.steady_tolerance > 0.0) columns.push_back("change_rate");
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
-                      restarted_, diagnostics_.columns()));
+                      restarted_, columns));
   const double before_in_situ = resident_bytes();
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
   if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
@@ -414,6 +416,37 @@ PetscErrorCode Simulation::finish(double start, const char* reason) {
 }
 
 // The time loop: choose dt, step, check the state, and do what the schedule says is due.
+PetscErrorCode Simulation::ChangeWatch::begin(const Field& velocity,
+                                              const std::vector<Field>& scalars) {
+  PetscFunctionBeginUser;
+  // Pooled copies: borrowed for the step, as the stages borrow theirs.
+  copies_.resize(1 + scalars.size());
+  dms_.resize(copies_.size());
+  for (size_t q = 0; q < copies_.size(); ++q) {
+    const Field& field = q == 0 ? velocity : scalars[q - 1];
+    dms_[q] = field.dm();
+    PetscCall(DMGetGlobalVector(dms_[q], &copies_[q]));
+    PetscCall(VecCopy(field.global(), copies_[q]));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Simulation::ChangeWatch::end(const Field& velocity,
+                                            const std::vector<Field>& scalars, double* change) {
+  PetscFunctionBeginUser;
+  *change = 0.0;
+  for (size_t q = 0; q < copies_.size(); ++q) {
+    const Field& field = q == 0 ? velocity : scalars[q - 1];
+    PetscReal largest = 0.0;
+    PetscCall(VecAYPX(copies_[q], -1.0, field.global()));
+    PetscCall(VecNorm(copies_[q], NORM_INFINITY, &largest));
+    *change = std::max(*change, static_cast<double>(largest));
+    PetscCall(DMRestoreGlobalVector(dms_[q], &copies_[q]));
+  }
+  copies_.clear();
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode Simulation::run(int* interrupted) {
   PetscFunctionBeginUser;
   if (interrupted) *interrupted = 0;
@@ -423,16 +456,26 @@ PetscErrorCode Simulation::run(int* interrupted) {
     double seconds;
     PetscCall(run_in_situ(&seconds));
   }
-  while (time_ < job_->time.end) {
+  const double steady_tolerance = job_->time.steady_tolerance;
+  bool steady = false;
+  while (time_ < job_->time.end && !steady) {
     const double step_start = MPI_Wtime();
     StepReport report;
     double dt;
     std::optional<double> lands_on;
     PetscCall(choose_dt(&dt, &lands_on, &report));
+    ChangeWatch watch;
+    if (steady_tolerance > 0.0) PetscCall(watch.begin(velocity_, scalars_));
     PetscCall(step(dt, &report));
     if (lands_on) time_ = *lands_on;  // exactly, despite rounding in time_ + dt
     PetscCall(check_state("after step", step_, 0.0));
     PetscCall(diagnostics_.measure(velocity_, scalars_, &report.diagnostics));
+    if (steady_tolerance > 0.0) {
+      double change = 0.0;
+      PetscCall(watch.end(velocity_, scalars_, &change));
+      report.diagnostics.push_back(change / dt);
+      steady = change / dt <= steady_tolerance;
+    }
     report.time = time_;
     report.wall_seconds = MPI_Wtime() - step_start;
     int signal = 0;
@@ -448,11 +491,21 @@ PetscErrorCode Simulation::run(int* interrupted) {
       PetscFunctionReturn(0);
     }
   }
+  if (steady) {
+    PetscCall(PetscPrintf(grid_.comm(),
+                          "stablefluids: steady at t = %.9g after step %" PetscInt_FMT
+                          ": the largest change per unit time is at most time.steady.tolerance "
+                          "= %g\n",
+                          time_, step_, steady_tolerance));
+    // The steady state is the run's result: a frame of it, unless one was just written.
+    const std::vector<double>& written = writer_.frame_times();
+    if (written.empty() || written.back() != time_) PetscCall(write_frame());
+  }
   if (schedule_.final_checkpoint_due(step_)) {
     std::string path;
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
-  PetscCall(finish(start, "end"));
+  PetscCall(finish(start, steady ? "steady" : "end"));
   // Formatted here, not by PetscPrintf: PETSc appends a '.' to a %g that prints as an integer
   // ("t = 2."), which reads like a typo in the line a user checks first.
   char end_time[32];

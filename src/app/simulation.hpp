@@ -40,8 +40,9 @@ public:
   /// `restart` path (or "latest"), the state of that checkpoint. Collective.
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job, const std::string& restart = "");
 
-  /// Writes the initial frame (if asked and not restarting), steps to the job's end time writing
-  /// frames, checkpoints and in-situ output when the schedule says they are due, prints one
+  /// Writes the initial frame (if asked and not restarting), steps to the job's end time (or,
+  /// with time.steady, until the flow is steady, then writes its frame) writing frames,
+  /// checkpoints and in-situ output when the schedule says they are due, prints one
   /// progress line per step on rank 0 and the timing table at the end. A scheduler signal stops
   /// it at the next step boundary with a checkpoint (*interrupted becomes the signal).
   /// Collective.
@@ -104,6 +105,19 @@ private:
   /// would carry a departure point more than kMaxDepartureDomains domain lengths in a step of
   /// dt; writes the failing state to a debug file first if the job asks for it. Collective.
   PetscErrorCode check_state(const char* when, PetscInt step, double dt);
+
+  /// time.steady: the largest change of the velocity and every scalar over one step, from copies
+  /// of the fields taken before it. Collective.
+  class ChangeWatch {
+  public:
+    PetscErrorCode begin(const Field& velocity, const std::vector<Field>& scalars);
+    /// max over the fields of max |q_now - q_before|; returns the copies to their pools.
+    PetscErrorCode end(const Field& velocity, const std::vector<Field>& scalars, double* change);
+
+  private:
+    std::vector<Vec> copies_;
+    std::vector<DM> dms_;
+  };
 
   /// A velocity that moves a departure point further than this many domain lengths in one step
   /// has blown up (see check_state).

@@ -112,6 +112,9 @@ struct TimeConfig {
   double dt_min = 0.0;  // adaptive: lower clamp, >= 0
   double dt_max = 0.0;  // adaptive: upper clamp, > 0, >= dt_min (required with cfl)
   double end = 0.0;     // simulated end time, > 0
+  // > 0: the run also stops once the flow is steady, when the largest change of the velocity
+  // and of every scalar over a step, per unit time (max |q^{n+1} - q^n| / dt), is at most this.
+  double steady_tolerance = 0.0;
 };
 
 struct FluidConfig {

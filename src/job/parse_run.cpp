@@ -42,9 +42,13 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
 
 TimeConfig JobParser::parse_time(const MapReader& top, const AdvectionConfig& advection) const {
   const MapReader map(*this, top.require("time"), false,
-                      {"scheme", "dt", "cfl", "dt_min", "dt_max", "end"});
+                      {"scheme", "dt", "cfl", "dt_min", "dt_max", "end", "steady"});
   const std::string& path = map.field().path;
   TimeConfig time;
+  if (auto steady = map.find("steady")) {
+    const MapReader criterion(*this, *steady, false, {"tolerance"});
+    time.steady_tolerance = read_positive(criterion.require("tolerance"));
+  }
   if (auto scheme = map.find("scheme")) {
     time.scheme = read_choice<TimeScheme>(*scheme, "scheme",
                                           {{"stam", TimeScheme::Stam}, {"bdf2", TimeScheme::BDF2}});

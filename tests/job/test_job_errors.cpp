@@ -454,6 +454,14 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:4: time.scheme: bdf2 needs advection.scheme: semi_lagrangian (for second "
           "order in space use advection.interpolation: cubic), but advection.scheme is bfecc"}},
     }},
+    {"SteadyStop", {
+        {"grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  end: 1\n  steady: {tolerance: 0}\n",
+         {"job.yaml:5: time.steady.tolerance: must be > 0, got \"0\""}},
+        {"grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  end: 1\n  steady: {}\n",
+         {"job.yaml:5: time.steady.tolerance: missing required key"}},
+        {"grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  end: 1\n  steady: {tolerence: 1}\n",
+         {"job.yaml:5: time.steady.tolerence: unknown key"}},
+    }},
     {"DtAndCflTogether", {
         {"grid: {cells: [8, 8]}\ntime:\n  dt: 0.1\n  cfl: 1\n  dt_max: 1\n  end: 1\n",
          {"job.yaml:4: time.cfl: give either dt (a fixed step) or cfl (an adaptive step), "

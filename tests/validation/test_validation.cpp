@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"
@@ -265,6 +269,67 @@ TEST(Validation, HeatedCavityConductsAndMatchesDeVahlDavisAtRa1e3) {
   EXPECT_NEAR(fine, 1.118, 0.002 * 1.118);
   EXPECT_LT(std::abs(fine - 1.118), std::abs(coarse - 1.118));
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("heated"));
+}
+
+// time.steady stops the run at the first step whose largest change per unit time is within the
+// tolerance, with "steady" as the way it ended and a frame of that state: heat conducting between
+// a hot and a cold wall (with diffusion the only stage that changes anything) settles
+// geometrically, long before time.end.
+TEST(Validation, SteadyStopEndsTheRunAtTheFirstSteadyStep) {
+  JobConfig job;
+  job.name = "steady";
+  job.grid.dim = 2;
+  job.grid.cells = {12, 8, 1};
+  job.grid.halo = 1;
+  job.boundary = all(BoundaryKind::NoSlip);
+  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  job.boundary[0][0].scalar_values["heat"] = 1.0;
+  ScalarConfig heat;
+  heat.name = "heat";
+  heat.diffusion = 0.1;
+  job.scalars = {heat};
+  job.time.dt = 0.5;
+  job.time.end = 1000.0;
+  job.time.steady_tolerance = 1e-6;
+  job.output.directory = scratch("steady");
+  job.output.overwrite = true;
+  job.output.interval = 100.0;
+  std::vector<std::string> rows;
+  PetscInt steps = 0;
+  double time = 0.0;
+  {
+    Simulation simulation;
+    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+    ASSERT_EQ(simulation.run(), 0);
+    steps = simulation.step_count();
+    time = simulation.time();
+  }
+  EXPECT_GT(steps, 2);
+  EXPECT_LT(time, 100.0);  // long before time.end, and before the second frame was due
+  long failures = 0;
+  if (test::comm_rank() == 0) {
+    std::ifstream csv(job.output.directory + "/steady_steps.csv");
+    for (std::string line; std::getline(csv, line);) rows.push_back(line);
+    // No ASSERT here: every rank must reach the sum below.
+    EXPECT_EQ(rows.size(), static_cast<size_t>(steps) + 1);
+    if (rows.size() >= 3) {
+      EXPECT_EQ(rows[0].substr(rows[0].rfind(',') + 1), "change_rate");
+      auto rate = [&](size_t row) { return std::stod(rows[row].substr(rows[row].rfind(',') + 1)); };
+      EXPECT_LE(rate(rows.size() - 1), 1e-6);
+      EXPECT_GT(rate(rows.size() - 2), 1e-6);
+    }
+    // Frames at t = 0 and of the steady state.
+    EXPECT_TRUE(std::filesystem::exists(job.output.directory + "/steady_000001.h5"));
+    EXPECT_FALSE(std::filesystem::exists(job.output.directory + "/steady_000002.h5"));
+    std::ifstream timings(job.output.directory + "/steady_timings.json");
+    const std::string text((std::istreambuf_iterator<char>(timings)),
+                           std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\"ended\": \"steady\""), std::string::npos);
+    failures += testing::Test::HasFailure() ? 1 : 0;
+  }
+  EXPECT_EQ(test::global_sum(failures), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("steady"));
 }
 
 /// Ghia, Ghia & Shin (1982), Table I, Re = 100: u along the vertical centre line x = 0.5.
