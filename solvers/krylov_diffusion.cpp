@@ -11,7 +11,8 @@
 // Row of a free sample, with a = k dt:
 //   (1 + a sum_a 2 / h_a^2) q - sum over the 2 dim neighbours (a / h_a^2) q_neighbour = q*.
 // A neighbour beyond a non-periodic domain side is a ghost given by the component's GhostFill
-// on that side (field.hpp): Even g = q(mirror), Odd g = 2 v - q(mirror), the mirror being index 1
+// on that side (field.hpp): Even g = q(mirror), Odd g = 2 v - q(mirror), Gradient (scalars)
+// g = q(mirror) + h G, the mirror being index 1
 // (staggered on that axis) or 0 below the domain and n - 1 above it; the ghost's coefficient
 // folds onto the mirror sample (or the diagonal, when the mirror is the sample itself) and the
 // 2 v term moves to the right-hand side. A neighbour whose value is prescribed (a fixed face,
@@ -58,7 +59,8 @@ using SideFills = std::array<std::array<GhostFill, 2>, 3>;
 enum class Term {
   Unknown,   // coefficient of an unknown sample (the diagonal included)
   Known,     // coefficient of a prescribed sample: its value moves to the right-hand side
-  Constant,  // a constant on the left-hand side (the 2 v of an Odd ghost, times its weight)
+  Constant,  // a constant on the left-hand side (the 2 v of an Odd ghost or the h G of a
+             // Gradient one, times its weight)
 };
 
 /// What a sample of a location is, over the location DM's ghosted extent (width 1), so rows
@@ -132,6 +134,10 @@ inline void visit_row(const RowContext& ctx, const Index& s, Visit&& visit) {
                 ctx.field->boundary_value(fill, a, s[0], s[1], s[2], ctx.component);
             visit(Term::Constant, s, 2.0 * coefficient * v);
             coefficient = -coefficient;
+          } else if (fill.rule == GhostRule::Gradient) {
+            // g = q(mirror) + h G: the first ghost of a cell-centred sample lies one spacing
+            // beyond its mirror, the sample itself.
+            visit(Term::Constant, s, coefficient * grid.spacing(a) * fill.value);
           }
         }
       }

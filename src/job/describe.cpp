@@ -55,10 +55,12 @@ std::vector<std::string> physics_description(const JobConfig& job) {
       std::string value = to_string(f.kind);
       if (f.kind == BoundaryKind::Inflow || f.kind == BoundaryKind::NoSlip)
         value += " velocity " + format(f.velocity, dim);
-      if (f.kind == BoundaryKind::Inflow) {
+      if (f.kind == BoundaryKind::Inflow)
         value += f.profile == InflowProfile::Parabolic ? " parabolic" : " uniform";
-        for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
-      }
+      // Inflow and walls: the scalars' values; walls: their fixed gradients.
+      for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
+      for (const auto& [name, g] : f.scalar_gradients)
+        value += " " + name + " gradient " + format(g);
       add(std::string("boundary.") + job_detail::kAxisNames[a] + (s ? ".upper" : ".lower"), value);
     }
   add("velocity.initial", std::to_string(static_cast<int>(job.velocity.kind)) + " " +

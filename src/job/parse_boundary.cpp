@@ -75,7 +75,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   if (!field.node.IsMap()) {
     fail(field, "expected a boundary type or a map with type, " + describe(field.node));
   }
-  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars"});
+  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars", "fluxes"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
   // The values of named scalars on the face: what an inflow carries in, or what a wall holds
@@ -94,16 +94,42 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
       face.scalar_values[entry.key] = read_number(entry.value);
     }
   };
+  // A wall's fixed fluxes: the rate a scalar enters through the wall per unit area, q, which
+  // diffusion carries in as the gradient ds/dn = q / kappa (n out of the domain).
+  auto read_scalar_fluxes = [&]() {
+    const auto fluxes = map.find("fluxes");
+    if (!fluxes) return;
+    const MapReader values(*this, *fluxes, true);
+    for (const MapReader::Entry& entry : values.entries()) {
+      const auto scalar = std::find_if(scalars.begin(), scalars.end(), [&](const ScalarConfig& s) {
+        return s.name == entry.key;
+      });
+      if (scalar == scalars.end()) {
+        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
+      }
+      if (face.scalar_values.count(entry.key)) {
+        fail(entry.value, "'" + entry.key + "' is also held at a value on this wall (scalars); "
+                          "give it a value or a flux, not both");
+      }
+      if (!(scalar->diffusion > 0.0)) {
+        fail(entry.value, "a flux through a wall needs diffusion, but scalars." + entry.key +
+                              ".diffusion is 0");
+      }
+      face.scalar_gradients[entry.key] = read_number(entry.value) / scalar->diffusion;
+    }
+  };
   if (face.kind == BoundaryKind::FreeSlip) {
-    map.allow_only({"type", "scalars"}, for_type);
+    map.allow_only({"type", "scalars", "fluxes"}, for_type);
     read_scalar_values();
+    read_scalar_fluxes();
     return face;
   }
   if (face.kind == BoundaryKind::NoSlip) {
     // A moving wall, such as the lid of a lid-driven cavity. It slides along itself: a normal
     // component would make it a source or sink of fluid, which is what inflow and outflow are for.
-    map.allow_only({"type", "velocity", "scalars"}, for_type);
+    map.allow_only({"type", "velocity", "scalars", "fluxes"}, for_type);
     read_scalar_values();
+    read_scalar_fluxes();
     if (auto velocity = map.find("velocity")) {
       face.velocity = read_vector(*velocity, dim);
       const double normal = face.velocity[axis];

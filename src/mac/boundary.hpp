@@ -25,10 +25,13 @@ struct FaceBoundary {
   // No-slip: `velocity` is the wall's own (tangential) velocity, e.g. a lid-driven cavity's lid;
   // its normal component must be 0. Default: a wall at rest.
   // Walls (no-slip, free-slip): `scalar_values` are the values the named scalars are held at on
-  // the wall (Dirichlet: a heated or cooled wall); scalars not named are zero-gradient there.
+  // the wall (Dirichlet: a heated or cooled wall); `scalar_gradients` the fixed normal
+  // gradients ds/dn (n out of the domain) of others (Neumann: the job's flux into the domain
+  // over the scalar's diffusivity); scalars named in neither are zero-gradient there.
   std::array<double, 3> velocity{0.0, 0.0, 0.0};
   InflowProfile profile = InflowProfile::Uniform;
   std::map<std::string, double> scalar_values;
+  std::map<std::string, double> scalar_gradients;
 };
 
 }  // namespace sf

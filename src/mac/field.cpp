@@ -21,10 +21,14 @@ GhostFill scalar_fill(const FaceBoundary& face, const std::string& name) {
     }
     case BoundaryKind::NoSlip:
     case BoundaryKind::FreeSlip: {
-      // A wall holds the scalars it names at their value, and insulates against the others.
+      // A wall holds the scalars it names at their value, lets the ones it gives a gradient
+      // (a flux) through at that gradient, and insulates against the others.
       const auto it = face.scalar_values.find(name);
       if (it != face.scalar_values.end())
         return {GhostRule::Odd, it->second, InflowProfile::Uniform};
+      const auto gradient = face.scalar_gradients.find(name);
+      if (gradient != face.scalar_gradients.end())
+        return {GhostRule::Gradient, gradient->second, InflowProfile::Uniform};
       break;
     }
     case BoundaryKind::Outflow:
@@ -184,6 +188,9 @@ PetscErrorCode Field::fill_physical_ghosts() {
         }
         const bool odd = fill.rule == GhostRule::Odd;
         const bool uniform = fill.profile == InflowProfile::Uniform;
+        // Gradient: the distance from mirror to ghost is |m - g| spacings.
+        const double gradient_step =
+            fill.rule == GhostRule::Gradient ? fill.value * grid_->spacing(a) : 0.0;
         for (PetscInt k = ghosts.lo[2]; k < ghosts.hi[2]; ++k)
           for (PetscInt j = ghosts.lo[1]; j < ghosts.hi[1]; ++j) {
             PetscScalar* row = &u(ghosts.lo[0], j, k, c);
@@ -191,8 +198,11 @@ PetscErrorCode Field::fill_physical_ghosts() {
             for (PetscInt i = ghosts.lo[0]; i < ghosts.hi[0]; ++i) {
               const PetscInt layer = (a == 0 ? i : layer_jk) - ghosts.lo[a];
               PetscScalar* ghost = row + (i - ghosts.lo[0]) * u.dof;
-              const PetscScalar mirrored = ghost[mirror[static_cast<size_t>(layer)]];
-              if (!odd) {
+              const PetscInt offset = mirror[static_cast<size_t>(layer)];
+              const PetscScalar mirrored = ghost[offset];
+              if (gradient_step != 0.0) {
+                *ghost = mirrored + static_cast<double>(std::abs(offset) / stride_a) * gradient_step;
+              } else if (!odd) {
                 *ghost = mirrored;
               } else {
                 *ghost = 2.0 * (uniform ? fill.value : boundary_value(fill, a, i, j, k, c)) -

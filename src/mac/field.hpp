@@ -9,6 +9,9 @@
 //   Even: mirror image,               g = u(mirror)            (zero normal gradient)
 //   Odd:  reflection about a value v, g = 2 v(x_b) - u(mirror) (Dirichlet u = v at the boundary;
 //         exact for linear profiles, so a linear interpolant through the boundary gives v there)
+//   Gradient: continuation with a normal gradient G, g = u(mirror) + d G, d the distance from
+//         the mirror point to the ghost (Neumann du/dn = G, n out of the domain; cell-centred
+//         scalars only, where d = (2 l + 1) h for the l-th ghost layer; exact for linear profiles)
 // The mirror point of a ghost is its reflection in the boundary plane: for a component stored at
 // cell centres along that axis the plane lies half a cell outside the first cell, for a component
 // stored on faces of that axis it is the boundary face itself, whose value an Odd rule also sets.
@@ -23,12 +26,12 @@
 
 namespace sf {
 
-enum class GhostRule { Periodic, Even, Odd };
+enum class GhostRule { Periodic, Even, Odd, Gradient };
 
 /// How one component is continued across one side of the domain.
 struct GhostFill {
   GhostRule rule = GhostRule::Even;
-  double value = 0.0;                              // Odd: the boundary value
+  double value = 0.0;  // Odd: the boundary value; Gradient: the outward normal gradient
   InflowProfile profile = InflowProfile::Uniform;  // Odd: how the value varies across the face
 };
 

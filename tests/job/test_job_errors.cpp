@@ -108,7 +108,7 @@ const std::vector<Group> kRefusedJobs = {
         // A key that exists for another type is unknown for this one.
         {kHead + "boundary:\n  y:\n    lower: {type: free-slip, velocity: [1, 0]}\n",
          {"job.yaml:8: boundary.y.lower.velocity: unknown key for type 'free-slip' "
-          "(expected one of: type, scalars)"}},
+          "(expected one of: type, scalars, fluxes)"}},
         {kHead + "boundary:\n  x:\n    upper: {type: outflow, scalars: {}}\n",
          {"job.yaml:8: boundary.x.upper.scalars: unknown key for type 'outflow' "
           "(expected one of: type)"}},
@@ -706,7 +706,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "boundary:\n  y:\n    upper: {type: no-slip, velocity: [1, 0], "
          "profile: parabolic}\n",
          {"job.yaml:8: boundary.y.upper.profile: unknown key for type 'no-slip' (expected "
-          "one of: type, velocity, scalars)"}},
+          "one of: type, velocity, scalars, fluxes)"}},
     }},
     {"WallScalarValues", {
         // A wall holds named scalars at a value; the name must be a declared scalar.
@@ -714,6 +714,16 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:9: boundary.y.upper.scalars.t: unknown scalar 't'"}},
         {kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: free-slip, scalars: {s: hot}}\n",
          {"job.yaml:9: boundary.y.upper.scalars.s: expected a number"}},
+        // ... or lets it through at a fixed flux, which needs the scalar to diffuse.
+        {kHead + "scalars: {s: {}}\nboundary:\n  y:\n    upper: {type: no-slip, fluxes: {s: 1}}\n",
+         {"job.yaml:9: boundary.y.upper.fluxes.s: a flux through a wall needs diffusion, but "
+          "scalars.s.diffusion is 0"}},
+        {kHead + "scalars: {s: {diffusion: 1}}\nboundary:\n  y:\n"
+         "    upper: {type: no-slip, scalars: {s: 1}, fluxes: {s: 1}}\n",
+         {"job.yaml:9: boundary.y.upper.fluxes.s: 's' is also held at a value on this wall "
+          "(scalars); give it a value or a flux, not both"}},
+        {kHead + "scalars: {s: {diffusion: 1}}\nboundary:\n  x:\n    lower: {type: outflow, fluxes: {s: 1}}\n",
+         {"job.yaml:9: boundary.x.lower.fluxes: unknown key for type 'outflow'"}},
     }},
 
     // --- weak scaling

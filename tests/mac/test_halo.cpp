@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "errors.hpp"
@@ -30,11 +31,14 @@ FaceBoundary inflow(std::array<double, 3> velocity, double density) {
   return f;
 }
 
-/// x: inflow / outflow, y: no-slip / free-slip, z (3D): periodic.
+/// x: inflow / outflow, y: no-slip / free-slip, z (3D): periodic. The scalar is held at 2 on
+/// the no-slip wall and has a fixed gradient on the free-slip one.
 Boundaries mixed() {
   Boundaries b = all(BoundaryKind::Periodic);
   b[0] = {inflow({1.5, -0.25, 0.75}, 3.0), face(BoundaryKind::Outflow)};
   b[1] = {face(BoundaryKind::NoSlip), face(BoundaryKind::FreeSlip)};
+  b[1][0].scalar_values["density"] = 2.0;
+  b[1][1].scalar_gradients["density"] = -1.75;
   return b;
 }
 
@@ -49,7 +53,8 @@ double label(PetscInt i, PetscInt j, PetscInt k, int c) {
 /// (the last axis' rule is the outermost operation).
 double expected(const Field& field, PetscInt i, PetscInt j, PetscInt k, int c) {
   const Grid& grid = field.grid();
-  std::array<PetscInt, 3> m = {i, j, k};
+  const std::array<PetscInt, 3> ghost = {i, j, k};
+  std::array<PetscInt, 3> m = ghost;
   std::array<const GhostFill*, 3> applied = {nullptr, nullptr, nullptr};
   for (int a = 0; a < grid.dim(); ++a) {
     const PetscInt n = grid.cells(a);
@@ -75,8 +80,14 @@ double expected(const Field& field, PetscInt i, PetscInt j, PetscInt k, int c) {
       if (fill.rule == GhostRule::Odd && m[a] == (side == 0 ? 0 : grid.cells(a))) value = fill.value;
     }
   }
-  for (int a = 0; a < grid.dim(); ++a)
-    if (applied[a] && applied[a]->rule == GhostRule::Odd) value = 2.0 * applied[a]->value - value;
+  for (int a = 0; a < grid.dim(); ++a) {
+    if (!applied[a]) continue;
+    if (applied[a]->rule == GhostRule::Odd) value = 2.0 * applied[a]->value - value;
+    // The mirror lies |ghost - mirror| spacings from the ghost.
+    if (applied[a]->rule == GhostRule::Gradient)
+      value += static_cast<double>(std::abs(ghost[a] - m[a])) *
+               (applied[a]->value * grid.spacing(a));
+  }
   return value;
 }
 
@@ -195,11 +206,19 @@ TEST(Halo, BoundaryRulesFollowFaceKinds) {
   EXPECT_EQ(u[0][1][1].rule, GhostRule::Even);
   EXPECT_EQ(u[2][1][1].rule, GhostRule::Even);
   EXPECT_EQ(u[0][2][0].rule, GhostRule::Periodic);
-  // Scalars: inflow carries its value in, walls and outflow are zero-gradient.
+  // Scalars: inflow carries its value in, outflow is zero-gradient, and walls hold the value or
+  // the gradient they name (zero-gradient for scalars they do not name).
   EXPECT_EQ(scalar.boundary()[0][0][0].rule, GhostRule::Odd);
   EXPECT_EQ(scalar.boundary()[0][0][0].value, 3.0);
   EXPECT_EQ(scalar.boundary()[0][0][1].rule, GhostRule::Even);
-  EXPECT_EQ(scalar.boundary()[0][1][0].rule, GhostRule::Even);
+  EXPECT_EQ(scalar.boundary()[0][1][0].rule, GhostRule::Odd);
+  EXPECT_EQ(scalar.boundary()[0][1][0].value, 2.0);
+  EXPECT_EQ(scalar.boundary()[0][1][1].rule, GhostRule::Gradient);
+  EXPECT_EQ(scalar.boundary()[0][1][1].value, -1.75);
+  Field other;
+  ASSERT_EQ(other.setup_scalar(grid, "smoke"), 0);
+  EXPECT_EQ(other.boundary()[0][1][0].rule, GhostRule::Even);
+  EXPECT_EQ(other.boundary()[0][1][1].rule, GhostRule::Even);
 }
 
 // A parabolic inflow profile peaks at the centre line and vanishes at the walls.

@@ -271,6 +271,55 @@ TEST(Validation, HeatedCavityConductsAndMatchesDeVahlDavisAtRa1e3) {
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("heated"));
 }
 
+// A wall with a fixed flux q into the fluid (Neumann: ds/dn = -q / kappa along the inward
+// normal) facing a wall held at 0 conducts the steady profile s = (q / kappa) (L - x), which
+// both ghost rules and the diffusion solve hold exactly, and the cold wall carries the whole
+// flux out: its flux column reads -q L_y.
+TEST(Validation, FluxWallConductsItsFluxToAColdWall) {
+  JobConfig job;
+  job.name = "flux";
+  job.grid.dim = 2;
+  job.grid.cells = {16, 6, 1};
+  job.grid.size = {2.0, 0.75, 1.0};
+  job.grid.halo = 2;
+  job.boundary = all(BoundaryKind::NoSlip);
+  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  const double q = 0.3, kappa = 0.2;
+  job.boundary[0][0].scalar_gradients["heat"] = q / kappa;  // as the parser converts fluxes
+  job.boundary[0][1].scalar_values["heat"] = 0.0;
+  ScalarConfig heat;
+  heat.name = "heat";
+  heat.diffusion = kappa;
+  job.scalars = {heat};
+  job.time.end = 2000.0;
+  job.output.directory = scratch("flux");
+  job.output.overwrite = true;
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  advance(simulation, 50.0, 40);
+  const Grid& grid = simulation.grid();
+  const PetscScalar* data;
+  ArrayView s;
+  ASSERT_EQ(VecGetArrayRead(simulation.scalars()[0].global(), &data), 0);
+  ASSERT_EQ(grid.global_view(grid.cell_dm(), const_cast<PetscScalar*>(data), &s), 0);
+  double local = 0.0, worst = 0.0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    local = std::max(local, std::abs(s(i, j, k) - q / kappa * (2.0 - grid.cell_center(0, i))));
+  });
+  ASSERT_EQ(VecRestoreArrayRead(simulation.scalars()[0].global(), &data), 0);
+  MPI_Allreduce(&local, &worst, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+  EXPECT_LT(worst, 1e-9);
+  SolidMask no_obstacles;
+  FlowDiagnostics diagnostics;
+  ASSERT_EQ(no_obstacles.setup(simulation.grid(), {}), 0);
+  ASSERT_EQ(diagnostics.setup(simulation.grid(), no_obstacles, job), 0);
+  std::vector<double> values;
+  ASSERT_EQ(diagnostics.measure(simulation.velocity(), simulation.scalars(), &values), 0);
+  ASSERT_EQ(diagnostics.columns().back(), "heat_flux_x_upper");
+  EXPECT_NEAR(values.back(), -q * 0.75, 1e-9);
+  if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("flux"));
+}
+
 // time.steady stops the run at the first step whose largest change per unit time is within the
 // tolerance, with "steady" as the way it ended and a frame of that state: heat conducting between
 // a hot and a cold wall (with diffusion the only stage that changes anything) settles
