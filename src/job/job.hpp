@@ -228,6 +228,10 @@ struct ProbeConfig {
 /// dissipation and every scalar's total are always there; probes only where the job names them.
 struct DiagnosticsConfig {
   std::vector<ProbeConfig> probes;  // in the order the job lists them
+  // Force coefficients c = 2 F / (U^2 A) of every obstacle when both are > 0: the reference
+  // speed U and area A (in 2D a length: the forces are per unit depth).
+  double reference_velocity = 0.0;
+  double reference_area = 0.0;
 };
 
 struct OutputConfig {

@@ -238,7 +238,12 @@ DiagnosticsConfig JobParser::parse_diagnostics(const std::optional<Field>& field
                                                const GridConfig& grid) const {
   DiagnosticsConfig diagnostics;
   if (!field) return diagnostics;
-  const MapReader map(*this, *field, true, {"probes"});
+  const MapReader map(*this, *field, true, {"probes", "reference"});
+  if (auto reference = map.find("reference")) {
+    const MapReader values(*this, *reference, false, {"velocity", "area"});
+    diagnostics.reference_velocity = read_positive(values.require("velocity"));
+    diagnostics.reference_area = read_positive(values.require("area"));
+  }
   const auto probes = map.find("probes");
   if (!probes) return diagnostics;
   const MapReader list(*this, *probes, true);

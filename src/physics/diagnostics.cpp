@@ -65,7 +65,76 @@ PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
       }
     }
   }
+  obstacles_ = job.obstacles;
+  const DiagnosticsConfig& d = job.diagnostics;
+  coefficient_scale_ = d.reference_velocity > 0.0 && d.reference_area > 0.0
+                           ? 2.0 / (d.reference_velocity * d.reference_velocity * d.reference_area)
+                           : 0.0;
+  for (size_t n = 0; n < obstacles_.size(); ++n) {
+    const char* axes[3] = {"x", "y", "z"};
+    for (int a = 0; a < grid.dim(); ++a)
+      columns_.push_back("obstacle" + std::to_string(n) + "_f" + axes[a]);
+    if (coefficient_scale_ > 0.0)
+      for (int a = 0; a < grid.dim(); ++a)
+        columns_.push_back("obstacle" + std::to_string(n) + "_c" + axes[a]);
+  }
   PetscFunctionReturn(0);
+}
+
+size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
+  const Grid& grid = *grid_;
+  const PetscInt index[3] = {i, j, k};
+  double x[3] = {0.0, 0.0, 0.0};
+  for (int a = 0; a < grid.dim(); ++a) x[a] = grid.cell_center(a, index[a]);
+  for (size_t n = 0; n < obstacles_.size(); ++n)
+    if (region_contains(obstacles_[n].region, x, grid.dim())) return n;
+  return 0;  // not reached: every solid cell's centre lies in some obstacle
+}
+
+void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p,
+                                          double* forces) const {
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids_->solid(i, j, k)) return;
+    const PetscInt f[3] = {i, j, k};
+    for (int a = 0; a < dim; ++a) {
+      for (int side = 0; side < 2; ++side) {
+        const PetscInt step = side == 0 ? -1 : 1;
+        PetscInt s[3] = {i, j, k};
+        s[a] += step;
+        // Across a domain boundary lies a wall, not an obstacle (ghost cells copy their mirror).
+        if (!grid.periodic(a) && (s[a] < 0 || s[a] >= grid.cells(a))) continue;
+        if (!solids_->solid(s[0], s[1], s[2])) continue;
+        PetscInt behind[3] = {i, j, k};  // the next cell away from the solid
+        behind[a] -= step;
+        const bool two = (grid.periodic(a) || (behind[a] >= 0 && behind[a] < grid.cells(a))) &&
+                         !solids_->solid(behind[0], behind[1], behind[2]);
+        double area = 1.0;
+        for (int t = 0; t < dim; ++t)
+          if (t != a) area *= grid.spacing(t);
+        double* force = forces + static_cast<size_t>(dim) * obstacle_of(s[0], s[1], s[2]);
+        const double p0 = p(i, j, k);
+        const double p_face = two ? p0 + 0.5 * (p0 - p(behind[0], behind[1], behind[2])) : p0;
+        force[a] += static_cast<double>(step) * p_face * area;
+        if (solids_->cell(s[0], s[1], s[2]) != SolidMask::NoSlipSolid || viscosity_ == 0.0)
+          continue;
+        // Shear: each tangential component at the cell's centre line, from its two faces.
+        const double h = grid.spacing(a);
+        for (int c = 0; c < dim; ++c) {
+          if (c == a) continue;
+          auto tangential = [&](const PetscInt at[3]) {
+            return 0.5 * (u(at[0], at[1], at[2], c) +
+                          u(at[0] + (c == 0), at[1] + (c == 1), at[2] + (c == 2), c));
+          };
+          const double u0 = tangential(f);
+          const double gradient = two ? (9.0 * u0 - tangential(behind)) / (3.0 * h)
+                                      : u0 / (0.5 * h);
+          force[c] += viscosity_ * gradient * area;
+        }
+      }
+    }
+  });
 }
 
 double FlowDiagnostics::wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const {
@@ -152,7 +221,7 @@ void FlowDiagnostics::integrate_velocity(const ArrayView& u, double sums[3]) con
 }
 
 PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& scalars,
-                                        std::vector<double>* values) {
+                                        Vec pressure, std::vector<double>* values) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -226,6 +295,29 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   }
   for (size_t s = 0; s < scalars.size(); ++s)
     PetscCall(VecRestoreArrayRead(scalars[s].local(), &s_data[s]));
+  // Obstacles: the pressure with its ghosts (a pooled local vector), then the face sums.
+  const size_t forces_at = column;
+  if (!obstacles_.empty()) {
+    PetscCheck(pressure, grid.comm(), PETSC_ERR_ARG_NULL,
+               "the obstacle forces need the pressure");
+    Vec p_local;
+    PetscCall(DMGetLocalVector(grid.cell_dm(), &p_local));
+    PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
+    PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
+    const PetscScalar* p_data;
+    ArrayView p;
+    PetscCall(VecGetArrayRead(p_local, &p_data));
+    PetscCall(grid.local_view(grid.cell_dm(), const_cast<PetscScalar*>(p_data), &p));
+    std::vector<double> forces(static_cast<size_t>(dim) * obstacles_.size(), 0.0);
+    add_obstacle_forces(u, p, forces.data());
+    PetscCall(VecRestoreArrayRead(p_local, &p_data));
+    PetscCall(DMRestoreLocalVector(grid.cell_dm(), &p_local));
+    const size_t per_obstacle = static_cast<size_t>(dim) * (coefficient_scale_ > 0.0 ? 2 : 1);
+    for (size_t n = 0; n < obstacles_.size(); ++n)
+      for (int a = 0; a < dim; ++a)
+        local[forces_at + n * per_obstacle + static_cast<size_t>(a)] =
+            forces[static_cast<size_t>(dim) * n + static_cast<size_t>(a)];
+  }
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
 
   // A probe's value comes from one rank and zeros from the others, so the sum is exact.
@@ -237,6 +329,12 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     if (walls_[w].nusselt_scale > 0.0) (*values)[wall_columns[w] + 1] = flux * walls_[w].nusselt_scale;
     flux *= walls_[w].diffusion;
   }
+  if (coefficient_scale_ > 0.0)
+    for (size_t n = 0; n < obstacles_.size(); ++n)
+      for (size_t a = 0; a < static_cast<size_t>(dim); ++a) {
+        const size_t at = forces_at + n * 2 * static_cast<size_t>(dim);
+        (*values)[at + static_cast<size_t>(dim) + a] = coefficient_scale_ * (*values)[at + a];
+      }
   PetscFunctionReturn(0);
 }
 

@@ -19,6 +19,17 @@
 //                    values, the wall's Nusselt number Nu = (F / kappa) / A_wall * L / dT (the flux
 //                    over the conduction kappa dT / L, with dT the largest difference between
 //                    the walls' values and L the domain's length across the wall);
+//   obstacle forces  per obstacle, the force the fluid exerts on it (density 1, the pressure
+//                    being the projection's p), summed over the faces between its solid cells
+//                    and fluid cells, with n the face normal into the solid and A its area:
+//                    pressure p_face n A, p_face extrapolated linearly from the two fluid cells
+//                    in front of the face; and on no-slip obstacles the shear nu du_t/dn A of
+//                    every tangential component, du_t/dn = (9 u_0 - u_1) / (3 h) from the
+//                    tangential velocity (averaged to the cell's centre line) of the same two
+//                    cells. On the staircase of solid cells these are first order in h where the
+//                    surface is curved. With a reference speed U and area A, also the
+//                    coefficients 2 F / (U^2 A). A solid cell belongs to the first obstacle in the
+//                    job whose region holds its centre;
 //   probes           every velocity component and scalar interpolated linearly at the point from
 //                    its own sample lattice (Interpolation::Linear, as the back-trace does), by
 //                    the rank that owns the point's cell.
@@ -43,13 +54,17 @@ public:
   /// The CSV column names of measure()'s values, in order: kinetic_energy, enstrophy,
   /// dissipation, <scalar>_total per scalar, then probe_<name>_u/v(/w) and probe_<name>_<scalar>
   /// per probe, then <scalar>_flux_<axis>_<side> (and <scalar>_nusselt_<axis>_<side>) per
-  /// Dirichlet wall, as in "temperature_nusselt_x_lower".
+  /// Dirichlet wall, as in "temperature_nusselt_x_lower", then obstacle<n>_fx/fy(/fz) (and with a
+  /// reference obstacle<n>_cx/cy(/cz)) per obstacle, n from 0 in the job's order.
   const std::vector<std::string>& columns() const { return columns_; }
 
-  /// Every value of columns() for the state in the global vectors. Fills the velocity's ghosts
-  /// (one exchange per step: the gradients read across rank and domain boundaries) and, when
-  /// there are probes, the scalars'. Collective.
-  PetscErrorCode measure(Field& velocity, std::vector<Field>& scalars, std::vector<double>* values);
+  /// Every value of columns() for the state in the global vectors and the pressure (cell DM,
+  /// global; read only when there are obstacles). Fills the velocity's ghosts (one exchange per
+  /// step: the gradients read across rank and domain boundaries), when there are probes or
+  /// Dirichlet walls the scalars', and with obstacles a ghosted copy of the pressure.
+  /// Collective.
+  PetscErrorCode measure(Field& velocity, std::vector<Field>& scalars, Vec pressure,
+                         std::vector<double>* values);
 
 private:
   /// The local sums of E, Z and |grad u|^2 (without V and nu).
@@ -68,10 +83,17 @@ private:
   /// The local sums -sum ds/dn A over the wall's owned cells.
   double wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const;
 
+  /// Adds to forces[dim * n + a] the local part of the force on obstacle n.
+  void add_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
+  /// The obstacle solid cell (i, j, k) belongs to.
+  size_t obstacle_of(PetscInt i, PetscInt j, PetscInt k) const;
+
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
   double viscosity_ = 0.0;
   std::vector<DirichletWall> walls_;
+  std::vector<ObstacleConfig> obstacles_;
+  double coefficient_scale_ = 0.0;  // 2 / (U^2 A), 0 without a reference
   std::vector<ProbeConfig> probes_;
   std::vector<bool> probe_here_;  // this rank owns the probe's cell
   std::vector<std::string> columns_;

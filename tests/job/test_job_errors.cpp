@@ -678,7 +678,13 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "diagnostics:\n  probes:\n    flat: [0.5, 0.5, 0.5]\n",
          {"job.yaml:8: diagnostics.probes.flat: expected a list of 2 numbers"}},
         {kHead + "diagnostics: {points: {a: [0, 0]}}\n",
-         {"job.yaml:6: diagnostics.points: unknown key (expected one of: probes)"}},
+         {"job.yaml:6: diagnostics.points: unknown key (expected one of: probes, reference)"}},
+    }},
+    {"DiagnosticsForceReference", {
+        {kHead + "diagnostics:\n  reference: {velocity: 1}\n",
+         {"job.yaml:7: diagnostics.reference.area: missing required key"}},
+        {kHead + "diagnostics:\n  reference: {velocity: 0, area: 0.1}\n",
+         {"job.yaml:7: diagnostics.reference.velocity: must be > 0, got \"0\""}},
     }},
     {"SolverMaxIterations", {
         {kHead + "pressure:\n  max_iterations: 0\n",

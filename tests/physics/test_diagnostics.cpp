@@ -42,7 +42,7 @@ std::unique_ptr<Case> make_case(const JobConfig& job, const std::array<PetscInt,
   auto c = std::make_unique<Case>();
   c->job = job;
   EXPECT_EQ(c->grid.setup(PETSC_COMM_WORLD, c->job.grid, c->job.boundary, processes), 0);
-  EXPECT_EQ(c->solids.setup(c->grid, {}), 0);
+  EXPECT_EQ(c->solids.setup(c->grid, c->job.obstacles), 0);
   EXPECT_EQ(c->velocity.setup_velocity(c->grid), 0);
   c->scalars.resize(c->job.scalars.size());
   for (size_t s = 0; s < c->scalars.size(); ++s)
@@ -82,7 +82,7 @@ TEST(Diagnostics, TaylorGreenMeasuresAreTheDiscreteClosedForms) {
     set_field(c->scalars[0],
               [](int, double x, double y, double) { return 2.0 + std::cos(x) * std::sin(y); });
     std::vector<double> values;
-    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, nullptr, &values), 0);
     ASSERT_EQ(values.size(), c->diagnostics.columns().size());
     const double area = 4.0 * M_PI * M_PI;
     const double hx = c->grid.spacing(0), hy = c->grid.spacing(1);
@@ -114,7 +114,7 @@ TEST(Diagnostics, UniformStreamUsesTrapezoidWeightsAndHasNoShear) {
     set_field(c->velocity,
               [](int comp, double, double, double) { return comp == 0 ? 3.0 : 0.0; });
     std::vector<double> values;
-    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, nullptr, &values), 0);
     const double energy = 0.5 * 9.0 * 2.5 * 1.75;
     EXPECT_NEAR(column(*c, values, "kinetic_energy"), energy, 1e-14 * energy) << layout.name;
     EXPECT_EQ(column(*c, values, "enstrophy"), 0.0) << layout.name;
@@ -150,7 +150,7 @@ TEST(Diagnostics, ProbesReproduceAnAffineField) {
           return affine(3 + s, x, y, z);
         });
       std::vector<double> values;
-      ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+      ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, nullptr, &values), 0);
       const char* names[3] = {"u", "v", "w"};
       for (size_t p = 0; p < points.size(); ++p) {
         // A 2D grid's samples sit at the middle of its one cell along z.
@@ -194,13 +194,61 @@ TEST(Diagnostics, DirichletWallsReportExactFluxAndNusseltForAQuadratic) {
     set_field(c->scalars[0],
               [](int, double x, double, double) { return 2.0 - 3.0 * x + 0.8 * x * x; });
     std::vector<double> values;
-    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, &values), 0);
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, nullptr, &values), 0);
     const double ly = 2.0, lx = 1.5, dt = 2.7;
     EXPECT_NEAR(column(*c, values, "heat_flux_x_lower"), 1.2 * ly, 1e-12) << layout.name;
     EXPECT_NEAR(column(*c, values, "heat_flux_x_upper"), -0.24 * ly, 1e-12) << layout.name;
     EXPECT_NEAR(column(*c, values, "heat_nusselt_x_lower"), 3.0 * lx / dt, 1e-12) << layout.name;
     EXPECT_NEAR(column(*c, values, "heat_nusselt_x_upper"), -0.6 * lx / dt, 1e-12)
         << layout.name;
+  }
+}
+
+// An obstacle filling the bottom of a periodic channel under the shear flow u = g (y - y0) and
+// the pressure p = 2 + 3 y: its top face carries the shear nu g L_x along x and the pressure
+// -p(y0) L_x along y, and the one-sided difference and the extrapolation from two cells are
+// exact for these linear profiles. With the reference U = 2, A = 0.5, c = 2 F / (U^2 A) = F.
+TEST(Diagnostics, ObstacleForcesAreExactForLinearShearAndPressure) {
+  JobConfig job;
+  job.grid.dim = 2;
+  job.grid.cells = {10, 16, 1};
+  job.grid.size = {1.25, 2.0, 1.0};
+  job.grid.halo = 1;
+  job.boundary = all(BoundaryKind::NoSlip);
+  job.boundary[0] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  job.fluid.viscosity = 0.07;
+  ObstacleConfig floor;
+  floor.region.shape = Region::Shape::Box;
+  floor.region.lower = {-1.0, -1.0, -1.0};
+  floor.region.upper = {2.0, 0.5, 2.0};  // cells 0-3 (h = 0.125): the top face at y0 = 0.5
+  job.obstacles = {floor};
+  job.diagnostics.reference_velocity = 2.0;
+  job.diagnostics.reference_area = 0.5;
+  const double gamma = 1.5, y0 = 0.5, lx = 1.25;
+  for (const test::Layout& layout : test::layouts(2)) {
+    auto c = make_case(job, layout.processes);
+    set_field(c->velocity, [&](int comp, double, double y, double) {
+      return comp == 0 ? gamma * (y - y0) : 0.0;
+    });
+    OwnedVec pressure;
+    ASSERT_EQ(DMCreateGlobalVector(c->grid.cell_dm(), pressure.replace()), 0);
+    {
+      PetscScalar* data;
+      ArrayView p;
+      ASSERT_EQ(VecGetArray(pressure, &data), 0);
+      ASSERT_EQ(c->grid.global_view(c->grid.cell_dm(), data, &p), 0);
+      for_each_index(c->grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+        p(i, j, k) = 2.0 + 3.0 * c->grid.cell_center(1, j);
+      });
+      ASSERT_EQ(VecRestoreArray(pressure, &data), 0);
+    }
+    std::vector<double> values;
+    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, pressure, &values), 0);
+    const double fx = job.fluid.viscosity * gamma * lx, fy = -(2.0 + 3.0 * y0) * lx;
+    EXPECT_NEAR(column(*c, values, "obstacle0_fx"), fx, 1e-13) << layout.name;
+    EXPECT_NEAR(column(*c, values, "obstacle0_fy"), fy, 1e-12) << layout.name;
+    EXPECT_NEAR(column(*c, values, "obstacle0_cx"), fx, 1e-13) << layout.name;
+    EXPECT_NEAR(column(*c, values, "obstacle0_cy"), fy, 1e-12) << layout.name;
   }
 }
 
