@@ -208,6 +208,26 @@ TEST(Validation, TaylorGreen2DConvergesAtSecondOrderWithBdf2) {
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("tg"));
 }
 
+/// The steps CSV's measures of `simulation`'s current state, by the job's own diagnostics: the
+/// value of the column `name` (NaN, with a failure, if there is none).
+double measured(Simulation& simulation, const JobConfig& job, const std::string& name) {
+  SolidMask solids;
+  FlowDiagnostics diagnostics;
+  EXPECT_EQ(solids.setup(simulation.grid(), job.obstacles), 0);
+  EXPECT_EQ(diagnostics.setup(simulation.grid(), solids, job), 0);
+  std::vector<double> values;
+  EXPECT_EQ(diagnostics.measure(simulation.velocity(), simulation.scalars(),
+                                simulation.pressure(), &values),
+            0);
+  const auto& columns = diagnostics.columns();
+  const auto at = std::find(columns.begin(), columns.end(), name);
+  if (at == columns.end() || values.size() != columns.size()) {
+    ADD_FAILURE() << "no column " << name;
+    return NAN;
+  }
+  return values[static_cast<size_t>(at - columns.begin())];
+}
+
 /// The hot wall's Nusselt number, as the steps CSV reports it, of the differentially heated unit
 /// cavity (x = 0 at +1/2, x = 1 at -1/2, insulated floor and lid) at Rayleigh number `rayleigh`
 /// (Pr = 0.71, free-fall units: nu = sqrt(Pr/Ra), kappa = 1/sqrt(Ra Pr), g beta dT = 1) on
@@ -239,16 +259,7 @@ double heated_cavity_nusselt(long n, double rayleigh, double end, double dt) {
   Simulation simulation;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   advance(simulation, dt, static_cast<int>(std::lround(end / dt)));
-  SolidMask no_obstacles;
-  FlowDiagnostics diagnostics;
-  EXPECT_EQ(no_obstacles.setup(simulation.grid(), {}), 0);
-  EXPECT_EQ(diagnostics.setup(simulation.grid(), no_obstacles, job), 0);
-  std::vector<double> values;
-  EXPECT_EQ(diagnostics.measure(simulation.velocity(), simulation.scalars(), simulation.pressure(), &values), 0);
-  const auto& columns = diagnostics.columns();
-  const auto at = std::find(columns.begin(), columns.end(), "temperature_nusselt_x_lower");
-  EXPECT_NE(at, columns.end());
-  return at == columns.end() ? NAN : values[static_cast<size_t>(at - columns.begin())];
+  return measured(simulation, job, "temperature_nusselt_x_lower");
 }
 
 // Walls held at different temperatures with the fluid at rest conduct: the steady profile is
@@ -309,14 +320,7 @@ TEST(Validation, FluxWallConductsItsFluxToAColdWall) {
   ASSERT_EQ(VecRestoreArrayRead(simulation.scalars()[0].global(), &data), 0);
   MPI_Allreduce(&local, &worst, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
   EXPECT_LT(worst, 1e-9);
-  SolidMask no_obstacles;
-  FlowDiagnostics diagnostics;
-  ASSERT_EQ(no_obstacles.setup(simulation.grid(), {}), 0);
-  ASSERT_EQ(diagnostics.setup(simulation.grid(), no_obstacles, job), 0);
-  std::vector<double> values;
-  ASSERT_EQ(diagnostics.measure(simulation.velocity(), simulation.scalars(), simulation.pressure(), &values), 0);
-  ASSERT_EQ(diagnostics.columns().back(), "heat_flux_x_upper");
-  EXPECT_NEAR(values.back(), -q * 0.75, 1e-9);
+  EXPECT_NEAR(measured(simulation, job, "heat_flux_x_upper"), -q * 0.75, 1e-9);
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("flux"));
 }
 
@@ -351,17 +355,9 @@ TEST(Validation, ObstacleAtRestUnderGravityFeelsArchimedesForce) {
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   advance(simulation, 0.01, 1);
-  SolidMask solids;
-  FlowDiagnostics diagnostics;
-  ASSERT_EQ(solids.setup(simulation.grid(), job.obstacles), 0);
-  ASSERT_EQ(diagnostics.setup(simulation.grid(), solids, job), 0);
-  std::vector<double> values;
-  ASSERT_EQ(diagnostics.measure(simulation.velocity(), simulation.scalars(), simulation.pressure(),
-                                &values),
-            0);
   const double volume = 36.0 / (24.0 * 24.0);
-  EXPECT_NEAR(values[values.size() - 2], 0.0, 1e-9);            // obstacle0_fx
-  EXPECT_NEAR(values[values.size() - 1], 9.81 * volume, 1e-9);  // obstacle0_fy
+  EXPECT_NEAR(measured(simulation, job, "obstacle0_fx"), 0.0, 1e-9);
+  EXPECT_NEAR(measured(simulation, job, "obstacle0_fy"), 9.81 * volume, 1e-9);
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("archimedes"));
 }
 
