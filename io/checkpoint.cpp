@@ -235,16 +235,14 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
     PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
     H5Id previous(H5Gcreate2(out.id(), "previous_step", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                   H5Gclose);
-    bool ok = previous.valid();
-    if (!ok) *out.error() = "group previous_step: " + hdf5_error_message();
-    out.record(ok);
-    if (ok) {
-      PetscCall(write_fields(out, previous, grid, *history->velocity, *history->scalars,
-                             nullptr));
-      out.record(write_small(previous, "dt", H5T_NATIVE_DOUBLE, &history->dt, 1, rank == 0,
-                             out.transfer(), crc32_of(&history->dt, sizeof(double)),
-                             out.error()));
-    }
+    if (!previous.valid()) *out.error() = "group previous_step: " + hdf5_error_message();
+    out.record(previous.valid());
+    // Every rank makes every collective call, whether its group opened or not: a rank that
+    // failed records it, and the checkpoint is not committed.
+    PetscCall(write_fields(out, previous, grid, *history->velocity, *history->scalars, nullptr));
+    out.record(write_small(previous, "dt", H5T_NATIVE_DOUBLE, &history->dt, 1, rank == 0,
+                           out.transfer(), crc32_of(&history->dt, sizeof(double)),
+                           out.error()));
     out.record_close(previous.close());
   }
   if (pause_seconds_ > 0.0)

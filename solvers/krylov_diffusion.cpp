@@ -339,8 +339,13 @@ PetscErrorCode KrylovDiffusion::Impl::update_operator(Location& location, const 
   const int stagger = ctx.stagger;
   const int component = ctx.component;
   std::array<std::array<GhostRule, 2>, 3> rules{};
+  // A Gradient ghost folds into the matrix as an Even one does (it only adds a constant), so the
+  // two are one for deciding whether to reassemble.
   for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) rules[a][side] = (*ctx.fills)[a][side].rule;
+    for (int side = 0; side < 2; ++side) {
+      const GhostRule rule = (*ctx.fills)[a][side].rule;
+      rules[a][side] = rule == GhostRule::Gradient ? GhostRule::Even : rule;
+    }
   // An Odd rule on a free face of the staggered axis would leave a row no scaling symmetrises;
   // the boundary conditions never produce one (Odd normal faces are prescribed).
   if (stagger >= 0 && !g.periodic(stagger)) {

@@ -146,6 +146,8 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
     return face;
   }
 
+  // Inflow: a fixed flux through an open face means nothing (the flow carries the scalars in).
+  map.allow_only({"type", "velocity", "profile", "scalars"}, for_type);
   const Field velocity = map.require("velocity");
   face.velocity = read_vector(velocity, dim);
   const double normal = face.velocity[axis];

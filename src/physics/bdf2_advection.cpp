@@ -72,7 +72,7 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
   PetscFunctionBeginUser;
   const Grid& grid = pass_.grid();
   stats->remote_points = 0;
-  if (dt_old_ <= 0.0) {
+  if (dt_old_ <= 0.0 || dt > kMaxStepRatio * dt_old_) {
     // BDF1: Stam's pass, carried by u^n.
     PetscCall(remember(velocity, scalars));
     PassArrays arrays;

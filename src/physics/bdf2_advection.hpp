@@ -24,13 +24,19 @@ namespace sf {
 /// Second order needs the trajectories to third order locally: both traces use the RK2 midpoint
 /// rule with the velocity at the middle of their interval, extrapolated linearly from u^{n-1}
 /// and u^n (over dt: u^n + dt/(2 dt_prev) (u^n - u^{n-1}); over dt + dt_prev the middle is t^n at
-/// a constant step, so u^n itself). The first step, and a restart from a checkpoint without the
-/// step before, is one BDF1 step: Stam's semi-Lagrangian pass.
+/// a constant step, so u^n itself). The first step is one BDF1 step (Stam's semi-Lagrangian
+/// pass), and so is a step more than kMaxStepRatio times the one before: variable-step BDF2 is
+/// zero-stable only for w < 1 + sqrt(2) (Grigorieff 1983), and w jumps after a step shortened to
+/// land on an output time. Such restarts come once per output interval, not once per step, so
+/// they do not lower the order as dt is refined.
 ///
 /// Cost: two passes per step, and the fields of the step before (velocity and scalars, global
 /// and ghosted) kept from step to step.
 class Bdf2Advection {
 public:
+  /// The largest w = dt / dt_prev a BDF2 step takes; beyond it the step is BDF1.
+  static constexpr double kMaxStepRatio = 2.0;
+
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, Interpolation interpolation,
                        const std::vector<Field>& scalars);
 

@@ -85,7 +85,12 @@ size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
   const Grid& grid = *grid_;
   const PetscInt index[3] = {i, j, k};
   double x[3] = {0.0, 0.0, 0.0};
-  for (int a = 0; a < grid.dim(); ++a) x[a] = grid.cell_center(a, index[a]);
+  for (int a = 0; a < grid.dim(); ++a) {
+    // A ghost cell across a periodic axis is its image inside the domain.
+    const PetscInt n = grid.cells(a);
+    const PetscInt inside = grid.periodic(a) ? ((index[a] % n) + n) % n : index[a];
+    x[a] = grid.cell_center(a, inside);
+  }
   for (size_t n = 0; n < obstacles_.size(); ++n)
     if (region_contains(obstacles_[n].region, x, grid.dim())) return n;
   return 0;  // not reached: every solid cell's centre lies in some obstacle

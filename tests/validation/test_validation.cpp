@@ -422,6 +422,107 @@ TEST(Validation, SteadyStopEndsTheRunAtTheFirstSteadyStep) {
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("steady"));
 }
 
+/// Taylor-Green error of the second-order step with cubic interpolation on n x n cells after
+/// the steps `dts` (any lengths).
+double taylor_green_error_after(long n, const std::vector<double>& dts) {
+  double end = 0.0;
+  for (double dt : dts) end += dt;
+  const JobConfig job = test::taylor_green_job(n, end, TimeScheme::BDF2, Interpolation::Cubic,
+                                               scratch("tg_ragged"));
+  Simulation simulation;
+  EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  for (double dt : dts) {
+    StepReport report;
+    EXPECT_EQ(simulation.step(dt, &report), 0);
+  }
+  double error = 0.0;
+  EXPECT_EQ(test::taylor_green_max_error(simulation, job.fluid.viscosity, &error), 0);
+  return error;
+}
+
+// Variable steps: the variable-step BDF2 weights keep second order when dt changes every step
+// (alternately 1 and 1.5 units: w = 1.5, 2/3), and a step more than twice the one before falls
+// back to one BDF1 step instead of going unstable: here every quarter of the run ends with a
+// step shortened to a tenth, as output times do to an adaptive step (w = 10 after it). The
+// fallback comes four times whatever dt is, so the order stays two.
+TEST(Validation, TaylorGreen2DKeepsSecondOrderWithVariableSteps) {
+  double alternating[3], landing[3];
+  for (int level = 0; level < 3; ++level) {
+    const long n = 32L << level;
+    const int pairs = 4 << level;  // 4 pairs of steps at 32^2: CFL about 1
+    std::vector<double> dts;
+    const double unit = 1.0 / (2.5 * pairs);
+    for (int p = 0; p < pairs; ++p) {
+      dts.push_back(unit);
+      dts.push_back(1.5 * unit);
+    }
+    alternating[level] = taylor_green_error_after(n, dts);
+    // Quarters of 0.25, each steps of h-proportional length and a tenth-step at its end.
+    std::vector<double> ragged;
+    const int per_quarter = 4 << level;
+    for (int q = 0; q < 4; ++q) {
+      const double step = 0.25 / (per_quarter + 0.1);
+      for (int k = 0; k < per_quarter; ++k) ragged.push_back(step);
+      ragged.push_back(0.1 * step);
+    }
+    landing[level] = taylor_green_error_after(n, ragged);
+  }
+  for (const double* errors : {alternating, landing}) {
+    const double order_1 = std::log2(errors[0] / errors[1]);
+    const double order_2 = std::log2(errors[1] / errors[2]);
+    PetscCallVoid(PetscPrintf(PETSC_COMM_WORLD,
+                              "Taylor-Green 2D, bdf2 + cubic, %s steps: errors %.3e %.3e %.3e, "
+                              "orders %.2f %.2f\n",
+                              errors == alternating ? "alternating" : "landing", errors[0],
+                              errors[1], errors[2], order_1, order_2));
+    EXPECT_GE(order_1, 1.8);
+    EXPECT_GE(order_2, 1.8);
+  }
+  if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("tg_ragged"));
+}
+
+// With an adaptive step, the second-order step reaches each output time in two equal steps when
+// less than two remain, so no step is ever more than twice the one before (which would cost a
+// first-order step), and every output time is still hit exactly.
+TEST(Validation, SecondOrderStepApproachesOutputTimesWithoutStepJumps) {
+  JobConfig job = test::taylor_green_job(32, 2.0, TimeScheme::BDF2, Interpolation::Cubic,
+                                         scratch("landing"));
+  job.time.cfl = 0.6;  // dt about 0.118 against output times 0.25 apart
+  job.time.dt_max = 1.0;
+  job.output.interval = 0.25;
+  PetscInt frames = 0;
+  {
+    Simulation simulation;
+    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+    ASSERT_EQ(simulation.run(), 0);
+  }
+  long failures = 0;
+  if (test::comm_rank() == 0) {
+    std::ifstream csv(job.output.directory + "/tg_steps.csv");
+    std::string line;
+    std::getline(csv, line);  // header: step,time,dt,...
+    double previous = 0.0, largest_ratio = 0.0;
+    while (std::getline(csv, line)) {
+      const size_t first = line.find(','), second = line.find(',', first + 1);
+      const double dt = std::stod(line.substr(second + 1));
+      if (previous > 0.0) largest_ratio = std::max(largest_ratio, dt / previous);
+      previous = dt;
+    }
+    EXPECT_GT(largest_ratio, 1.0);
+    EXPECT_LE(largest_ratio, 2.0);
+    for (int f = 0; f <= 8; ++f) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/tg_%06d.h5", f);
+      frames += std::filesystem::exists(job.output.directory + name) ? 1 : 0;
+    }
+    EXPECT_EQ(frames, 9);  // t = 0, 0.25, ..., 2
+    failures += testing::Test::HasFailure() ? 1 : 0;
+  }
+  EXPECT_EQ(test::global_sum(failures), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("landing"));
+}
+
 /// Ghia, Ghia & Shin (1982), Table I, Re = 100: u along the vertical centre line x = 0.5.
 struct GhiaPoint {
   double y, u;
