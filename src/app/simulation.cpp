@@ -477,7 +477,8 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(step(dt, &report));
     if (lands_on) time_ = *lands_on;  // exactly, despite rounding in time_ + dt
     PetscCall(check_state("after step", step_, 0.0));
-    PetscCall(diagnostics_.measure(velocity_, scalars_, projection_->pressure(), &report.diagnostics));
+    PetscCall(diagnostics_.measure(velocity_, scalars_, projection_->pressure(),
+                                   &report.diagnostics));
     if (steady_tolerance > 0.0) {
       double change = 0.0;
       PetscCall(watch.end(velocity_, scalars_, &change));

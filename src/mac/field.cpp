@@ -201,7 +201,8 @@ PetscErrorCode Field::fill_physical_ghosts() {
               const PetscInt offset = mirror[static_cast<size_t>(layer)];
               const PetscScalar mirrored = ghost[offset];
               if (gradient_step != 0.0) {
-                *ghost = mirrored + static_cast<double>(std::abs(offset) / stride_a) * gradient_step;
+                const double spacings = static_cast<double>(std::abs(offset) / stride_a);
+                *ghost = mirrored + spacings * gradient_step;
               } else if (!odd) {
                 *ghost = mirrored;
               } else {

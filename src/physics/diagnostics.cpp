@@ -159,7 +159,8 @@ double FlowDiagnostics::wall_gradient_sum(const DirichletWall& wall, const Array
   double sum = 0.0;
   for_each_index(layer, [&](PetscInt i, PetscInt j, PetscInt k) {
     if (solids_->solid(i, j, k)) return;
-    const PetscInt second[3] = {i + (a == 0) * inward, j + (a == 1) * inward, k + (a == 2) * inward};
+    const PetscInt second[3] = {i + (a == 0) * inward, j + (a == 1) * inward,
+                                k + (a == 2) * inward};
     const double s0 = s(i, j, k);
     // Second order from two cells; one cell (a grid one cell across, or an obstacle in the
     // second) gives the first-order difference.
@@ -331,7 +332,8 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
                              MPI_DOUBLE, MPI_SUM, grid.comm()));
   for (size_t w = 0; w < walls_.size(); ++w) {
     double& flux = (*values)[wall_columns[w]];
-    if (walls_[w].nusselt_scale > 0.0) (*values)[wall_columns[w] + 1] = flux * walls_[w].nusselt_scale;
+    if (walls_[w].nusselt_scale > 0.0)
+      (*values)[wall_columns[w] + 1] = flux * walls_[w].nusselt_scale;
     flux *= walls_[w].diffusion;
   }
   if (coefficient_scale_ > 0.0)
