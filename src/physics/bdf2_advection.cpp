@@ -75,11 +75,7 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
   if (dt_old_ <= 0.0 || dt > kMaxStepRatio * dt_old_) {
     // BDF1: Stam's pass, carried by u^n.
     PetscCall(remember(velocity, scalars));
-    PassArrays arrays;
-    PetscCall(arrays.open(pass_, velocity.local(), velocity, velocity.global(), scalars,
-                          globals_of(scalars)));
-    PetscCall(pass_.trace(arrays.pass, dt, &stats->remote_points));
-    PetscCall(arrays.close());
+    PetscCall(pass_.advect(velocity, scalars, dt, stats));
     dt_old_ = dt;
     *implicit_dt = dt;
     PetscFunctionReturn(0);

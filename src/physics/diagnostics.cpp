@@ -9,6 +9,26 @@
 
 namespace sf {
 
+namespace {
+
+/// The derivative along the normal into the fluid at a wall where the field's value is `wall`,
+/// from its values at the first cell centre (h/2 from the wall) and, when `two`, the second
+/// (3h/2): the quadratic through the three, exact for quadratics; from one cell, the
+/// first-order difference.
+double wall_normal_derivative(double wall, double first, double second, bool two, double h) {
+  return two ? (9.0 * first - second - 8.0 * wall) / (3.0 * h) : (first - wall) / (0.5 * h);
+}
+
+/// The area of a cell's face normal to `axis` (in 2D a length).
+double face_area(const Grid& grid, int axis) {
+  double area = 1.0;
+  for (int t = 0; t < grid.dim(); ++t)
+    if (t != axis) area *= grid.spacing(t);
+  return area;
+}
+
+}  // namespace
+
 PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
                                       const JobConfig& job) {
   PetscFunctionBeginUser;
@@ -115,9 +135,7 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
         behind[a] -= step;
         const bool two = (grid.periodic(a) || (behind[a] >= 0 && behind[a] < grid.cells(a))) &&
                          !solids_->solid(behind[0], behind[1], behind[2]);
-        double area = 1.0;
-        for (int t = 0; t < dim; ++t)
-          if (t != a) area *= grid.spacing(t);
+        const double area = face_area(grid, a);
         double* force = forces + static_cast<size_t>(dim) * obstacle_of(s[0], s[1], s[2]);
         const double p0 = p(i, j, k);
         const double p_face = two ? p0 + 0.5 * (p0 - p(behind[0], behind[1], behind[2])) : p0;
@@ -132,9 +150,9 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
             return 0.5 * (u(at[0], at[1], at[2], c) +
                           u(at[0] + (c == 0), at[1] + (c == 1), at[2] + (c == 2), c));
           };
-          const double u0 = tangential(f);
-          const double gradient = two ? (9.0 * u0 - tangential(behind)) / (3.0 * h)
-                                      : u0 / (0.5 * h);
+          // The obstacle is at rest: the tangential velocity on its surface is 0.
+          const double gradient = wall_normal_derivative(
+              0.0, tangential(f), two ? tangential(behind) : 0.0, two, h);
           force[c] += viscosity_ * gradient * area;
         }
       }
@@ -153,22 +171,18 @@ double FlowDiagnostics::wall_gradient_sum(const DirichletWall& wall, const Array
   layer.hi[a] = first + 1;
   const PetscInt inward = wall.side == 0 ? 1 : -1;
   const double h = grid.spacing(a);
-  double area = 1.0;
-  for (int t = 0; t < grid.dim(); ++t)
-    if (t != a) area *= grid.spacing(t);
+  const double area = face_area(grid, a);
   double sum = 0.0;
   for_each_index(layer, [&](PetscInt i, PetscInt j, PetscInt k) {
     if (solids_->solid(i, j, k)) return;
     const PetscInt second[3] = {i + (a == 0) * inward, j + (a == 1) * inward,
                                 k + (a == 2) * inward};
-    const double s0 = s(i, j, k);
     // Second order from two cells; one cell (a grid one cell across, or an obstacle in the
     // second) gives the first-order difference.
     const bool two = n >= 2 && !solids_->solid(second[0], second[1], second[2]);
-    const double gradient = two ? (9.0 * s0 - s(second[0], second[1], second[2]) -
-                                   8.0 * wall.value) / (3.0 * h)
-                                : (s0 - wall.value) / (0.5 * h);
-    sum -= gradient * area;
+    sum -= wall_normal_derivative(wall.value, s(i, j, k),
+                                  two ? s(second[0], second[1], second[2]) : 0.0, two, h) *
+           area;
   });
   return sum;
 }

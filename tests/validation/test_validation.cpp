@@ -208,6 +208,21 @@ TEST(Validation, TaylorGreen2DConvergesAtSecondOrderWithBdf2) {
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("tg"));
 }
 
+/// A 2D job named `name` of nx x ny cells between no-slip walls (the cavities, the conduction
+/// and force cases), writing what it writes to its own scratch directory.
+JobConfig walled_box_job(const std::string& name, long nx, long ny, int halo) {
+  JobConfig job;
+  job.name = name;
+  job.grid.dim = 2;
+  job.grid.cells = {nx, ny, 1};
+  job.grid.halo = halo;
+  job.boundary = all(BoundaryKind::NoSlip);
+  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  job.output.directory = scratch(name);
+  job.output.overwrite = true;  // a test may run the same name several times
+  return job;
+}
+
 /// The steps CSV's measures of `simulation`'s current state, by the job's own diagnostics: the
 /// value of the column `name` (NaN, with a failure, if there is none).
 double measured(Simulation& simulation, const JobConfig& job, const std::string& name) {
@@ -234,13 +249,7 @@ double measured(Simulation& simulation, const JobConfig& job, const std::string&
 /// n x n cells after `end` time units in steps of dt with the second-order step. Ra = 0 turns
 /// buoyancy off: pure conduction.
 double heated_cavity_nusselt(long n, double rayleigh, double end, double dt) {
-  JobConfig job;
-  job.name = "heated";
-  job.grid.dim = 2;
-  job.grid.cells = {n, n, 1};
-  job.grid.halo = 2;
-  job.boundary = all(BoundaryKind::NoSlip);
-  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  JobConfig job = walled_box_job("heated", n, n, 2);
   job.boundary[0][0].scalar_values["temperature"] = 0.5;
   job.boundary[0][1].scalar_values["temperature"] = -0.5;
   const double ra = rayleigh > 0.0 ? rayleigh : 1e3;
@@ -254,8 +263,6 @@ double heated_cavity_nusselt(long n, double rayleigh, double end, double dt) {
   job.time.scheme = TimeScheme::BDF2;
   job.advection.interpolation = Interpolation::Cubic;
   job.time.end = end;
-  job.output.directory = scratch("heated");
-  job.output.overwrite = true;  // one test, several runs of the same name
   Simulation simulation;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   advance(simulation, dt, static_cast<int>(std::lround(end / dt)));
@@ -287,14 +294,8 @@ TEST(Validation, HeatedCavityConductsAndMatchesDeVahlDavisAtRa1e3) {
 // both ghost rules and the diffusion solve hold exactly, and the cold wall carries the whole
 // flux out: its flux column reads -q L_y.
 TEST(Validation, FluxWallConductsItsFluxToAColdWall) {
-  JobConfig job;
-  job.name = "flux";
-  job.grid.dim = 2;
-  job.grid.cells = {16, 6, 1};
+  JobConfig job = walled_box_job("flux", 16, 6, 2);
   job.grid.size = {2.0, 0.75, 1.0};
-  job.grid.halo = 2;
-  job.boundary = all(BoundaryKind::NoSlip);
-  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
   const double q = 0.3, kappa = 0.2;
   job.boundary[0][0].scalar_gradients["heat"] = q / kappa;  // as the parser converts fluxes
   job.boundary[0][1].scalar_values["heat"] = 0.0;
@@ -303,8 +304,6 @@ TEST(Validation, FluxWallConductsItsFluxToAColdWall) {
   heat.diffusion = kappa;
   job.scalars = {heat};
   job.time.end = 2000.0;
-  job.output.directory = scratch("flux");
-  job.output.overwrite = true;
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   advance(simulation, 50.0, 40);
@@ -331,13 +330,7 @@ TEST(Validation, FluxWallConductsItsFluxToAColdWall) {
 // y, so its extrapolation to the box's faces is exact) and leaves the fluid at rest, so the
 // force is g V on the staircase volume V, with no shear.
 TEST(Validation, ObstacleAtRestUnderGravityFeelsArchimedesForce) {
-  JobConfig job;
-  job.name = "archimedes";
-  job.grid.dim = 2;
-  job.grid.cells = {24, 24, 1};
-  job.grid.halo = 1;
-  job.boundary = all(BoundaryKind::NoSlip);
-  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  JobConfig job = walled_box_job("archimedes", 24, 24, 1);
   // Inviscid: viscosity would smooth the accelerated faces next to the walls before the
   // projection and leave a small flow (and a pressure not quite linear) behind.
   job.fluid.viscosity = 0.0;
@@ -350,8 +343,6 @@ TEST(Validation, ObstacleAtRestUnderGravityFeelsArchimedesForce) {
   job.pressure.rtol = 1e-12;
   job.time.scheme = TimeScheme::BDF2;
   job.time.end = 1.0;
-  job.output.directory = scratch("archimedes");
-  job.output.overwrite = true;
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   advance(simulation, 0.01, 1);
@@ -366,13 +357,7 @@ TEST(Validation, ObstacleAtRestUnderGravityFeelsArchimedesForce) {
 // a hot and a cold wall (with diffusion the only stage that changes anything) settles
 // geometrically, long before time.end.
 TEST(Validation, SteadyStopEndsTheRunAtTheFirstSteadyStep) {
-  JobConfig job;
-  job.name = "steady";
-  job.grid.dim = 2;
-  job.grid.cells = {12, 8, 1};
-  job.grid.halo = 1;
-  job.boundary = all(BoundaryKind::NoSlip);
-  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
+  JobConfig job = walled_box_job("steady", 12, 8, 1);
   job.boundary[0][0].scalar_values["heat"] = 1.0;
   ScalarConfig heat;
   heat.name = "heat";
@@ -381,8 +366,6 @@ TEST(Validation, SteadyStopEndsTheRunAtTheFirstSteadyStep) {
   job.time.dt = 0.5;
   job.time.end = 1000.0;
   job.time.steady_tolerance = 1e-6;
-  job.output.directory = scratch("steady");
-  job.output.overwrite = true;
   job.output.interval = 100.0;
   std::vector<std::string> rows;
   PetscInt steps = 0;
