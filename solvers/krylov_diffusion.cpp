@@ -71,7 +71,14 @@ enum SampleKind : std::uint8_t {
   kFree = 0,
   kPrescribed = 1,
   kPrescribedFreeSlip = 2,  // a prescribed face touching a free-slip solid cell
+  kInsideCut = 3,           // a free face whose centre lies inside a no-slip cut obstacle
+  kInsideCutFreeSlip = 4,   // the same inside a free-slip cut obstacle
 };
+
+// The least distance to a cut surface, in spacings, that a row's no-slip term divides by: a
+// sample closer than this is held near 0 all the same (the term is then 1000 times the usual
+// one), without an unbounded coefficient.
+constexpr double kLeastSurfaceFraction = 1e-3;
 
 struct SampleKinds {
   std::vector<std::uint8_t> data;
@@ -87,6 +94,7 @@ struct SampleKinds {
 /// Everything a row needs to know about its component.
 struct RowContext {
   const Grid* grid = nullptr;
+  const SolidMask* solids = nullptr;
   const SampleKinds* kinds = nullptr;
   const Field* field = nullptr;
   int component = 0;
@@ -97,6 +105,9 @@ struct RowContext {
 
   /// True if the value of sample m is prescribed (kept, not solved for).
   bool prescribed(const Index& m) const { return (*kinds)(m) != kFree; }
+
+  /// The kind of sample m.
+  std::uint8_t kind(const Index& m) const { return (*kinds)(m); }
 
   /// True if the prescribed face sample m touches a free-slip solid cell.
   bool touches_free_slip(const Index& m) const { return (*kinds)(m) == kPrescribedFreeSlip; }
@@ -145,6 +156,16 @@ inline void visit_row(const RowContext& ctx, const Index& s, Visit&& visit) {
         visit(Term::Unknown, s, coefficient);
       } else if (!ctx.prescribed(m)) {
         visit(Term::Unknown, m, coefficient);
+      } else if (ctx.kind(m) == kInsideCut) {
+        // No-slip on a cut surface between s and m (Gibou, Fedkiw, Cheng & Kang 2002): at
+        // theta h from s, from the distances at both, the difference (0 - q_s) / (theta h)
+        // takes the place of (q_m - q_s) / h. Only the diagonal changes: symmetric.
+        const double here = ctx.solids->cut_distance(ctx.stagger, s[0], s[1], s[2]);
+        const double there = ctx.solids->cut_distance(ctx.stagger, m[0], m[1], m[2]);
+        const double theta = std::max(here / (here - there), kLeastSurfaceFraction);
+        visit(Term::Unknown, s, -coefficient * (1.0 / theta - 1.0));
+      } else if (ctx.kind(m) == kInsideCutFreeSlip) {
+        visit(Term::Unknown, s, coefficient);  // free slip: no flux across the surface
       } else if (ctx.stagger < 0) {
         visit(Term::Unknown, s, coefficient);  // a scalar sees no flux into a solid cell
       } else if (a != ctx.stagger && ctx.touches_free_slip(m)) {
@@ -225,12 +246,21 @@ PetscErrorCode KrylovDiffusion::Impl::classify(Location& location) {
     std::uint8_t kind = kFree;
     if (stagger < 0) {
       kind = solids->solid(i, j, k) ? kPrescribed : kFree;
-    } else if (solids->fixed_face(stagger, i, j, k)) {
-      const PetscInt below[3] = {i - (stagger == 0), j - (stagger == 1), k - (stagger == 2)};
-      const bool free_slip = solids->cell(i, j, k) == SolidMask::FreeSlipSolid ||
-                             solids->cell(below[0], below[1], below[2]) ==
-                                 SolidMask::FreeSlipSolid;
-      kind = free_slip ? kPrescribedFreeSlip : kPrescribed;
+    } else {
+      // A face whose centre a cut obstacle holds, whether the projection sets it (the obstacle
+      // crosses it) or it is closed: the diffusion keeps its value, and its neighbours see the
+      // surface in front of it rather than the value.
+      BoundaryKind boundary = BoundaryKind::NoSlip;
+      const bool fixed = solids->fixed_face(stagger, i, j, k);
+      if (solids->cut() && solids->cut_distance(stagger, i, j, k, &boundary) < 0.0) {
+        kind = boundary == BoundaryKind::FreeSlip ? kInsideCutFreeSlip : kInsideCut;
+      } else if (fixed) {
+        const PetscInt below[3] = {i - (stagger == 0), j - (stagger == 1), k - (stagger == 2)};
+        const bool free_slip = solids->cell(i, j, k) == SolidMask::FreeSlipSolid ||
+                               solids->cell(below[0], below[1], below[2]) ==
+                                   SolidMask::FreeSlipSolid;
+        kind = free_slip ? kPrescribedFreeSlip : kPrescribed;
+      }
     }
     view(i, j, k) = kind;
   });
@@ -300,6 +330,7 @@ PetscErrorCode KrylovDiffusion::Impl::solve_component(Field& field, int componen
   if (location.solids_version != solids->version()) PetscCall(classify(location));
   RowContext ctx;
   ctx.grid = grid;
+  ctx.solids = solids;
   ctx.kinds = &location.kinds;
   ctx.field = &field;
   ctx.component = component;

@@ -12,8 +12,10 @@
 //   (grad p)_c(i,j,k) = (p(i) - p(i - e_c)) / h_c, on the face between the two cells.
 //
 // Row of A for a fluid cell, per axis a and side: a free face to a fluid neighbour (interior,
-// periodic wrap or rank boundary) couples with weight 1/h_a^2 on the diagonal and -1/h_a^2 off
-// it; a prescribed face (wall, inflow, solid face: SolidMask::fixed_face) carries a known flux,
+// periodic wrap or rank boundary) couples with weight F/h_a^2 on the diagonal and -F/h_a^2 off
+// it, F the face's open fraction (1, or less where a cut obstacle crosses it: then the rows are
+// Batty, Bertails & Bridson's, A = D F G, and b the divergence of the open flux F u*; A stays
+// symmetric positive definite); a prescribed face (wall, inflow, solid face: SolidMask::fixed_face) carries a known flux,
 // already in b, so it adds nothing (Neumann); an outflow domain face fixes p = 0 on the face, the
 // ghost is -p and the diagonal gains 2/h_a^2 (Dirichlet). Solid cells, and fluid cells with no
 // free face at all, get a decoupled row d p = 0 (d the fluid diagonal, so the rows look alike to
@@ -300,15 +302,16 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix() {
           std::array<PetscInt, 3> face = index;
           face[a] += side;
           if (!free_face(a, face[0], face[1], face[2])) continue;
+          const double weight = solids->face_fraction(a, face[0], face[1], face[2]) * inv_h2[a];
           if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a))) {
-            values[0] += 2.0 * inv_h2[a];  // outflow: the ghost is -p, p = 0 on the face
+            values[0] += 2.0 * weight;  // outflow: the ghost is -p, p = 0 on the face
             continue;
           }
           std::array<PetscInt, 3> neighbour = index;
           neighbour[a] += side == 0 ? -1 : 1;
-          values[0] += inv_h2[a];
+          values[0] += weight;
           columns[count] = MatStencil{neighbour[2], neighbour[1], neighbour[0], 0};
-          values[count] = -inv_h2[a];
+          values[count] = -weight;
           ++count;
         }
       }
@@ -379,7 +382,7 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
       b(i, j, k) = 0.0;
       return;
     }
-    b(i, j, k) = -cell_divergence(u, inv_h, g.dim(), i, j, k) * inv_dt;
+    b(i, j, k) = -open_divergence(u, *solids, inv_h, g.dim(), i, j, k) * inv_dt;
     double flux = (std::abs(u(i + 1, j, k, 0)) + std::abs(u(i, j, k, 0))) * inv_h[0] +
                   (std::abs(u(i, j + 1, k, 1)) + std::abs(u(i, j, k, 1))) * inv_h[1];
     if (g.dim() == 3) flux += (std::abs(u(i, j, k + 1, 2)) + std::abs(u(i, j, k, 2))) * inv_h[2];

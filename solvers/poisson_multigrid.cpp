@@ -161,23 +161,31 @@ PetscErrorCode PoissonMultigrid::Impl::build_levels(DM fine_dm) {
 // The finest level's faces from the mask: open = the face's velocity is free (not prescribed).
 // Every owned cell needs its lower faces and, through the cell above it, its upper ones, so the
 // bits cover the owned cells plus one layer above on each axis (within the domain, or across a
-// periodic wrap).
+// periodic wrap). Where an obstacle is cut, the faces carry their open fraction too, so this
+// level stores weights like the coarser ones (one double per axis and cell instead of a byte).
 PetscErrorCode PoissonMultigrid::Impl::compute_open_faces(Level* fine) {
   PetscFunctionBeginUser;
   const Layout& l = fine->layout;
-  fine->open.assign(static_cast<size_t>(l.ghosted.count()), 0);
+  const bool fractional = solids->cut();
+  fine->open.assign(fractional ? 0 : static_cast<size_t>(l.ghosted.count()), 0);
+  for (int a = 0; a < 3; ++a)
+    fine->weight[a].assign(fractional && a < l.dim ? static_cast<size_t>(l.ghosted.count()) : 0,
+                           0.0);
   IndexBox box = l.owned;
   for (int a = 0; a < l.dim; ++a) box.hi[a] = std::min(l.owned.hi[a] + 1, l.ghosted.hi[a]);
   for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
     const PetscInt index[3] = {i, j, k};
+    const size_t n = l.local(i, j, k);
     std::uint8_t bits = 0;
     for (int a = 0; a < l.dim; ++a) {
       bool inside = index[a] <= l.cells[a];
       for (int b = 0; b < l.dim; ++b)
         if (b != a) inside = inside && (l.periodic[b] || index[b] < l.cells[b]);
-      if (inside && !solids->fixed_face(a, i, j, k)) bits |= static_cast<std::uint8_t>(1u << a);
+      if (!inside || solids->fixed_face(a, i, j, k)) continue;
+      bits |= static_cast<std::uint8_t>(1u << a);
+      if (fractional) fine->weight[a][n] = fine->open_weight[a] * solids->face_fraction(a, i, j, k);
     }
-    fine->open[l.local(i, j, k)] = bits;
+    if (!fractional) fine->open[n] = bits;
   });
   PetscFunctionReturn(0);
 }

@@ -6,7 +6,9 @@
 // open too; its ghost cell holds -p (p = 0 on the face), which the ghost fill below writes, so
 // the kernels need no boundary branches. The finest level therefore stores one byte per cell
 // (the open lower faces) instead of seven coefficients, and its MatMult reads the pressure and
-// those bytes only.
+// those bytes only. Where an obstacle is cut (solids.hpp), a face's weight is its open fraction
+// times 1/h_a^2, and the finest level stores weights as the coarse ones do (one double per axis
+// and cell); everything else is the same.
 //
 // Coarse levels halve every axis (cell-centred: a coarse cell is the union of 2^dim fine cells).
 // Interpolation P is piecewise constant and restriction is its transpose (the sum over the 2^dim

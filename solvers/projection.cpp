@@ -35,7 +35,7 @@ PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* 
   double local_max = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (solids.solid(i, j, k)) return;
-    local_max = std::max(local_max, std::abs(cell_divergence(u, inv_h, grid.dim(), i, j, k)));
+    local_max = std::max(local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k)));
   });
   PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   PetscCallMPI(MPI_Allreduce(&local_max, result, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));

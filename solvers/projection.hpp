@@ -60,7 +60,24 @@ inline double cell_divergence(const ArrayView& u, const std::array<double, 3>& i
   return div;
 }
 
-/// max over fluid cells of |div u|, from the global vector of `velocity` (the upper faces of a
+/// The divergence of the flux through the open part of the faces of cell (i, j, k),
+/// sum_c (F u_c(i + e_c) - F u_c(i)) / h_c with F = SolidMask::face_fraction: what the projection
+/// makes zero (Batty, Bertails & Bridson 2007). cell_divergence() where no obstacle is cut.
+inline double open_divergence(const ArrayView& u, const SolidMask& solids,
+                              const std::array<double, 3>& inv_h, int dim, PetscInt i, PetscInt j,
+                              PetscInt k) {
+  if (!solids.cut()) return cell_divergence(u, inv_h, dim, i, j, k);
+  double div = 0.0;
+  for (int c = 0; c < dim; ++c) {
+    const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
+    div += (solids.face_fraction(c, up[0], up[1], up[2]) * u(up[0], up[1], up[2], c) -
+            solids.face_fraction(c, i, j, k) * u(i, j, k, c)) *
+           inv_h[c];
+  }
+  return div;
+}
+
+/// max over fluid cells of |div u| (open_divergence(): through the open part of cut faces), from the global vector of `velocity` (the upper faces of a
 /// rank's last cells come from the halo, so this fills the velocity's ghosts). Collective.
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result);
 

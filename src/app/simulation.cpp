@@ -21,6 +21,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(solids_.setup(grid_, job.obstacles));
   PetscCall(velocity_.setup_velocity(grid_));
   PetscCall(set_initial_velocity(job.velocity, velocity_));
+  PetscCall(solids_.hold_solid_faces(velocity_));
   scalars_.resize(job.scalars.size());
   for (size_t s = 0; s < job.scalars.size(); ++s) {
     PetscCall(scalars_[s].setup_scalar(grid_, job.scalars[s].name));

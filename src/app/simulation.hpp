@@ -61,6 +61,7 @@ public:
   double time() const { return time_; }
   PetscInt step_count() const { return step_; }
   const Grid& grid() const { return grid_; }
+  const SolidMask& solids() const { return solids_; }
   Field& velocity() { return velocity_; }
   std::vector<Field>& scalars() { return scalars_; }
   Vec pressure() const { return projection_->pressure(); }

@@ -105,7 +105,8 @@ std::vector<std::string> physics_description(const JobConfig& job) {
   add("forces.regions", regions);
   std::string obstacles;
   for (const ObstacleConfig& o : job.obstacles)
-    obstacles += format(o.region, dim) + " " + to_string(o.boundary) + "; ";
+    obstacles += format(o.region, dim) + " " + to_string(o.boundary) +
+                 (o.surface == ObstacleConfig::Surface::Cut ? " cut" : "") + "; ";
   add("obstacles", obstacles);
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));

@@ -73,7 +73,7 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
                                                        int dim) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const std::vector<std::string> own = {"boundary"};
+    const std::vector<std::string> own = {"boundary", "surface"};
     const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
     obstacle.region = parse_region(map, dim, own);
@@ -81,6 +81,12 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
       obstacle.boundary = read_choice<BoundaryKind>(*boundary, "obstacle boundary",
                                       {{"no-slip", BoundaryKind::NoSlip},
                                        {"free-slip", BoundaryKind::FreeSlip}});
+    }
+    if (auto surface = map.find("surface")) {
+      obstacle.surface = read_choice<ObstacleConfig::Surface>(
+          *surface, "obstacle surface",
+          {{"staircase", ObstacleConfig::Surface::Staircase},
+           {"cut", ObstacleConfig::Surface::Cut}});
     }
     obstacles.push_back(obstacle);
   }

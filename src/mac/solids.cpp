@@ -1,8 +1,115 @@
 #include "solids.hpp"
 
+#include <algorithm>
+#include <limits>
+
+#include "cut_faces.hpp"
 #include "region.hpp"
 
 namespace sf {
+
+namespace {
+
+// The index of a cell's image inside the domain on a periodic axis (ghost cells across the wrap
+// see the obstacles at the other end); unchanged on a bounded one.
+PetscInt image(const Grid& grid, int axis, PetscInt index) {
+  if (!grid.periodic(axis)) return index;
+  const PetscInt n = grid.cells(axis);
+  return ((index % n) + n) % n;
+}
+
+}  // namespace
+
+void SolidMask::position(const PetscInt at[3], const double offset[3], double x[3]) const {
+  const Grid& grid = *grid_;
+  for (int a = 0; a < 3; ++a)
+    x[a] = a < grid.dim() ? grid.face_position(a, image(grid, a, at[a])) +
+                                offset[a] * grid.spacing(a)
+                          : 0.0;
+}
+
+double SolidMask::cut_distance(int stagger, PetscInt i, PetscInt j, PetscInt k,
+                               BoundaryKind* kind) const {
+  double nearest = std::numeric_limits<double>::infinity();
+  if (cut_obstacles_.empty()) return nearest;
+  const PetscInt at[3] = {i, j, k};
+  const double offset[3] = {stagger == 0 ? 0.0 : 0.5, stagger == 1 ? 0.0 : 0.5,
+                            stagger == 2 ? 0.0 : 0.5};
+  double x[3];
+  position(at, offset, x);
+  for (const ObstacleConfig& obstacle : cut_obstacles_) {
+    const double d = region_distance(obstacle.region, x, grid_->dim());
+    if (d < nearest) {
+      nearest = d;
+      if (kind) *kind = obstacle.boundary;
+    }
+  }
+  return nearest;
+}
+
+// Every face of the ghosted extent, from the distances at its corners (and, in 3D, its centre):
+// computed where it is needed rather than exchanged, as the geometry is known everywhere.
+void SolidMask::compute_fractions(const std::vector<Region>& cut_regions) {
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const size_t count = mask_.size();
+  IndexBox extent;
+  for (int a = 0; a < 3; ++a) {
+    extent.lo[a] = start_[a];
+    extent.hi[a] = start_[a] + width_[a];
+  }
+  auto distance = [&](const double x[3]) { return union_distance(cut_regions, x, dim); };
+  for (int c = 0; c < dim; ++c) {
+    fraction_[c].assign(count, 1.0f);
+    // The face's two (2D: one) tangential axes.
+    int t0 = -1, t1 = -1;
+    for (int b = 0; b < dim; ++b) {
+      if (b == c) continue;
+      (t0 < 0 ? t0 : t1) = b;
+    }
+    for_each_index(extent, [&](PetscInt i, PetscInt j, PetscInt k) {
+      const PetscInt at[3] = {i, j, k};
+      const double corner[3] = {0.0, 0.0, 0.0};
+      double lo[3];
+      position(at, corner, lo);
+      double x[3] = {lo[0], lo[1], lo[2]};
+      double fraction = 1.0;
+      if (dim == 2) {
+        const double d0 = distance(x);
+        x[t0] += grid.spacing(t0);
+        fraction = segment_fluid_fraction(d0, distance(x));
+      } else {
+        const double h0 = grid.spacing(t0), h1 = grid.spacing(t1);
+        double d[4];
+        for (int n = 0; n < 4; ++n) {  // (0,0), (1,0), (1,1), (0,1): round the square
+          x[t0] = lo[t0] + ((n == 1 || n == 2) ? h0 : 0.0);
+          x[t1] = lo[t1] + (n >= 2 ? h1 : 0.0);
+          d[n] = distance(x);
+        }
+        x[t0] = lo[t0] + 0.5 * h0;
+        x[t1] = lo[t1] + 0.5 * h1;
+        fraction = square_fluid_fraction(d[0], d[1], d[2], d[3], distance(x));
+      }
+      if (fraction < kSmallestFraction) fraction = 0.0;
+      fraction_[c][index(i, j, k)] = static_cast<float>(fraction);
+    });
+  }
+}
+
+PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArray(velocity.global(), &data));
+  PetscCall(grid.global_view(velocity.dm(), data, &u));
+  for (int c = 0; c < grid.dim(); ++c)
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (any_solid_ && solid_face(c, i, j, k)) u(i, j, k, c) = 0.0;
+    });
+  PetscCall(VecRestoreArray(velocity.global(), &data));
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConfig>& obstacles) {
   PetscFunctionBeginUser;
@@ -12,30 +119,64 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   PetscCall(kinds.setup_scalar(grid, "solid"));
   PetscScalar* data;
   ArrayView view;
+  PetscCall(grid.local_view(kinds.dm(), nullptr, &view));
+  start_ = view.start;
+  width_ = view.width;
+  mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
+  std::vector<Region> cut_regions;
+  cut_obstacles_.clear();
+  for (const ObstacleConfig& obstacle : obstacles) {
+    if (obstacle.surface != ObstacleConfig::Surface::Cut) continue;
+    cut_regions.push_back(obstacle.region);
+    cut_obstacles_.push_back(obstacle);
+  }
+  for (std::vector<float>& f : fraction_) f.clear();
+  if (!cut_regions.empty()) compute_fractions(cut_regions);
+
+  auto kind_of = [](const ObstacleConfig& obstacle) {
+    return obstacle.boundary == BoundaryKind::FreeSlip ? FreeSlipSolid : NoSlipSolid;
+  };
   PetscCall(VecGetArray(kinds.global(), &data));
   PetscCall(grid.global_view(kinds.dm(), data, &view));
   PetscInt local_solid = 0;
+  const int dim = grid.dim();
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
+    // A cut obstacle makes solid only the cells whose every face it closes; the one nearest
+    // the centre gives the cell its kind.
+    bool covered = cut();
+    for (int c = 0; c < dim && covered; ++c) {
+      const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
+      covered = fraction_[c][index(i, j, k)] == 0.0f && fraction_[c][index(up[0], up[1], up[2])] ==
+                                                            0.0f;
+    }
+    const ObstacleConfig* nearest = nullptr;
+    double nearest_distance = 0.0;
     for (const ObstacleConfig& obstacle : obstacles) {
-      if (region_contains(obstacle.region, x, grid.dim())) {
-        view(i, j, k) = obstacle.boundary == BoundaryKind::FreeSlip ? FreeSlipSolid : NoSlipSolid;
-        ++local_solid;
+      if (obstacle.surface == ObstacleConfig::Surface::Staircase) {
+        if (!region_contains(obstacle.region, x, dim)) continue;
+        nearest = &obstacle;
         break;
       }
+      if (!covered) continue;
+      const double d = region_distance(obstacle.region, x, dim);
+      if (!nearest || d < nearest_distance) {
+        nearest = &obstacle;
+        nearest_distance = d;
+      }
+    }
+    if (nearest) {
+      view(i, j, k) = kind_of(*nearest);
+      ++local_solid;
     }
   });
   PetscCall(VecRestoreArray(kinds.global(), &data));
   PetscCall(kinds.fill_ghosts());
   PetscCallMPI(MPI_Allreduce(&local_solid, &solid_cells_, 1, MPIU_INT, MPI_SUM, grid.comm()));
-  any_solid_ = solid_cells_ > 0;
+  any_solid_ = solid_cells_ > 0 || !cut_regions.empty();
 
   const PetscScalar* local;
   PetscCall(VecGetArrayRead(kinds.local(), &local));
-  PetscCall(grid.local_view(kinds.dm(), const_cast<PetscScalar*>(local), &view));
-  start_ = view.start;
-  width_ = view.width;
-  mask_.resize(static_cast<size_t>(width_[0] * width_[1] * width_[2]));
   for (size_t n = 0; n < mask_.size(); ++n) mask_[n] = static_cast<std::uint8_t>(local[n]);
   PetscCall(VecRestoreArrayRead(kinds.local(), &local));
   ++version_;

@@ -3,6 +3,11 @@
 // velocity (zero for static obstacles) by every stage, and the pressure equation excludes solid
 // cells (Neumann on their faces).
 //
+// A `cut` obstacle is not a staircase: every face keeps the fraction of its area that lies
+// outside the obstacle (cut_faces.hpp), the pressure equation weighs each face by it (Batty,
+// Bertails & Bridson 2007), and only the cells it covers completely are solid. The cells it
+// crosses are fluid cells to every stage; their faces with a fraction above 0 are free.
+//
 // The mask is static, so it is kept as a plain byte array over the cell DM's ghosted extent
 // (halo exchanged once at set-up): stages query it per cell without any PETSc call.
 #pragma once
@@ -20,18 +25,25 @@ namespace sf {
 /// solid and any other cell have zero normal velocity; `boundary` (NoSlip or FreeSlip) sets what
 /// the tangential velocity does at its surface.
 struct ObstacleConfig {
+  enum class Surface { Staircase, Cut };
   Region region;
   BoundaryKind boundary = BoundaryKind::NoSlip;
+  Surface surface = Surface::Staircase;
 };
 
 class SolidMask {
 public:
   enum : std::uint8_t { Fluid = 0, NoSlipSolid = 1, FreeSlipSolid = 2 };
 
-  /// Marks the solid cells of every obstacle and exchanges the halo. Collective.
+  // A face whose open fraction comes out below this is closed: it would add a near-zero weight
+  // to the pressure equation (an almost singular row) for a sliver of no consequence.
+  static constexpr double kSmallestFraction = 1e-3;
+
+  /// Marks the solid cells of every obstacle and exchanges the halo; computes the open fraction
+  /// of every face of the ghosted extent where an obstacle is cut. Collective.
   PetscErrorCode setup(const Grid& grid, const std::vector<ObstacleConfig>& obstacles);
 
-  /// True if any rank has a solid cell.
+  /// True if any rank has a solid cell or a face that a cut obstacle closes.
   bool any() const { return any_solid_; }
   /// Number of solid cells in the whole domain.
   PetscInt solid_cells() const { return solid_cells_; }
@@ -41,33 +53,66 @@ public:
 
   /// Kind of cell (i, j, k), anywhere in the cell DM's ghosted extent; ghosts outside the domain
   /// copy their mirror cell (so a solid touching a wall stays closed).
-  std::uint8_t cell(PetscInt i, PetscInt j, PetscInt k) const {
-    return mask_[static_cast<size_t>(((k - start_[2]) * width_[1] + (j - start_[1])) * width_[0] +
-                                      (i - start_[0]))];
-  }
+  std::uint8_t cell(PetscInt i, PetscInt j, PetscInt k) const { return mask_[index(i, j, k)]; }
   bool solid(PetscInt i, PetscInt j, PetscInt k) const { return cell(i, j, k) != Fluid; }
 
-  /// True if the face of component c at index (i, j, k) (the lower face of cell (i, j, k) in
-  /// direction c) touches a solid cell.
+  /// Sets the owned solid faces of a face velocity to the obstacles' velocity, 0 (static
+  /// obstacles): an initial velocity is given for the whole box, and no stage writes these faces
+  /// afterwards.
+  PetscErrorCode hold_solid_faces(Field& velocity) const;
+
+  /// True if some obstacle is cut (faces have fractions between 0 and 1).
+  bool cut() const { return !fraction_[0].empty(); }
+
+  /// The part of the face of component c at index (i, j, k) (the lower face of cell (i, j, k) in
+  /// direction c) that is open to the fluid: 0 where it touches a solid cell or a cut obstacle
+  /// covers it, 1 away from obstacles, the fraction outside a cut obstacle in between.
+  double face_fraction(int c, PetscInt i, PetscInt j, PetscInt k) const {
+    if (solid(i, j, k) || solid(i - (c == 0), j - (c == 1), k - (c == 2))) return 0.0;
+    return cut() ? static_cast<double>(fraction_[c][index(i, j, k)]) : 1.0;
+  }
+
+  /// Signed distance from sample (i, j, k) of a location (stagger -1: the cell centre; c: the
+  /// lower face on axis c) to the surface of the nearest cut obstacle, negative inside it, and
+  /// that obstacle's boundary kind in *kind; +infinity without cut obstacles. Ghost indices
+  /// across a periodic axis stand for their image inside the domain.
+  double cut_distance(int stagger, PetscInt i, PetscInt j, PetscInt k,
+                      BoundaryKind* kind = nullptr) const;
+
+  /// True if no fluid crosses the face of component c at index (i, j, k): it touches a solid
+  /// cell, or a cut obstacle covers it.
   bool solid_face(int c, PetscInt i, PetscInt j, PetscInt k) const {
-    return solid(i, j, k) || solid(i - (c == 0), j - (c == 1), k - (c == 2));
+    return face_fraction(c, i, j, k) == 0.0;
   }
 
   /// True if the velocity on this face is prescribed rather than computed: a solid face, or a
   /// domain boundary face whose normal velocity is given (walls and inflow; outflow and periodic
   /// faces are free). Forces, advection, diffusion and projection leave prescribed faces alone.
   bool fixed_face(int c, PetscInt i, PetscInt j, PetscInt k) const {
-    const PetscInt index[3] = {i, j, k};
-    if (!grid_->periodic(c) && (index[c] == 0 || index[c] == grid_->cells(c))) {
-      const BoundaryKind kind = grid_->boundary(c, index[c] == 0 ? 0 : 1);
+    const PetscInt at[3] = {i, j, k};
+    if (!grid_->periodic(c) && (at[c] == 0 || at[c] == grid_->cells(c))) {
+      const BoundaryKind kind = grid_->boundary(c, at[c] == 0 ? 0 : 1);
       if (kind != BoundaryKind::Outflow) return true;
     }
     return any_solid_ && solid_face(c, i, j, k);
   }
 
 private:
+  size_t index(PetscInt i, PetscInt j, PetscInt k) const {
+    return static_cast<size_t>(((k - start_[2]) * width_[1] + (j - start_[1])) * width_[0] +
+                               (i - start_[0]));
+  }
+  void compute_fractions(const std::vector<Region>& cut_regions);
+  /// Position of index (i, j, k) along each axis, wrapped on periodic ones, with `offset` cells
+  /// added (0.5 for a cell centre, 0 for a face).
+  void position(const PetscInt at[3], const double offset[3], double x[3]) const;
+
   const Grid* grid_ = nullptr;
   std::vector<std::uint8_t> mask_;
+  // Open fraction of the lower face per axis, over the ghosted extent; empty without a cut
+  // obstacle. Single precision: 4 bytes a face, and far finer than the fractions' accuracy.
+  std::array<std::vector<float>, 3> fraction_;
+  std::vector<ObstacleConfig> cut_obstacles_;
   std::array<PetscInt, 3> start_{0, 0, 0};
   std::array<PetscInt, 3> width_{1, 1, 1};
   bool any_solid_ = false;

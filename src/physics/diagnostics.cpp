@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cut_faces.hpp"
 #include "interpolation.hpp"
 
 namespace sf {
@@ -131,12 +132,14 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
         // Across a domain boundary lies a wall, not an obstacle (ghost cells copy their mirror).
         if (!grid.periodic(a) && (s[a] < 0 || s[a] >= grid.cells(a))) continue;
         if (!solids_->solid(s[0], s[1], s[2])) continue;
+        const size_t n = obstacle_of(s[0], s[1], s[2]);
+        if (obstacles_[n].surface == ObstacleConfig::Surface::Cut) continue;
         PetscInt behind[3] = {i, j, k};  // the next cell away from the solid
         behind[a] -= step;
         const bool two = (grid.periodic(a) || (behind[a] >= 0 && behind[a] < grid.cells(a))) &&
                          !solids_->solid(behind[0], behind[1], behind[2]);
         const double area = face_area(grid, a);
-        double* force = forces + static_cast<size_t>(dim) * obstacle_of(s[0], s[1], s[2]);
+        double* force = forces + static_cast<size_t>(dim) * n;
         const double p0 = p(i, j, k);
         const double p_face = two ? p0 + 0.5 * (p0 - p(behind[0], behind[1], behind[2])) : p0;
         force[a] += static_cast<double>(step) * p_face * area;
@@ -156,6 +159,128 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
           force[c] += viscosity_ * gradient * area;
         }
       }
+    }
+  });
+}
+
+size_t FlowDiagnostics::nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k,
+                                            double* distance) const {
+  const double x[3] = {grid_->cell_center(0, i), grid_->cell_center(1, j),
+                       grid_->cell_center(2, k)};
+  size_t nearest = 0;
+  *distance = std::numeric_limits<double>::infinity();
+  for (size_t n = 0; n < obstacles_.size(); ++n) {
+    if (obstacles_[n].surface != ObstacleConfig::Surface::Cut) continue;
+    const double d = region_distance(obstacles_[n].region, x, grid_->dim());
+    if (d < *distance) {
+      nearest = n;
+      *distance = d;
+    }
+  }
+  return nearest;
+}
+
+// In a cell that a cut obstacle crosses, the closed parts of its faces, (1 - F) A n summed with
+// n the outward face normals, are the area vector S of the piece of surface inside the cell
+// (the cell's boundary closes), pointing into the solid. The pressure force is p S with p taken
+// at the surface point nearest the cell's centre (extrapolated: exact for a linear pressure, so
+// the sum over a body at rest in hydrostatic fluid is g times the volume the fractions enclose,
+// second order in h), and the shear nu du_t/dn |S| from the velocity tangential to S at the
+// centres of this cell and the next one away from the surface (below).
+void FlowDiagnostics::add_cut_obstacle_forces(const ArrayView& u, const ArrayView& p,
+                                              double* forces) const {
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  double smallest_h = grid.spacing(0);
+  for (int a = 1; a < dim; ++a) smallest_h = std::min(smallest_h, grid.spacing(a));
+  auto inside_domain = [&](const PetscInt at[3]) {
+    for (int a = 0; a < dim; ++a)
+      if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;
+    return true;
+  };
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids_->solid(i, j, k)) return;
+    double surface[3] = {0.0, 0.0, 0.0};
+    bool crossed = false;
+    for (int a = 0; a < dim; ++a) {
+      for (int side = 0; side < 2; ++side) {
+        PetscInt s[3] = {i, j, k}, face[3] = {i, j, k};
+        s[a] += side == 0 ? -1 : 1;
+        face[a] += side;
+        if (!inside_domain(s)) continue;  // a wall, not an obstacle
+        // A staircase obstacle's solid cell: add_obstacle_forces() has that face.
+        if (solids_->solid(s[0], s[1], s[2]) &&
+            obstacles_[obstacle_of(s[0], s[1], s[2])].surface != ObstacleConfig::Surface::Cut)
+          continue;
+        const double closed = 1.0 - solids_->face_fraction(a, face[0], face[1], face[2]);
+        if (closed == 0.0) continue;
+        surface[a] += (side == 0 ? -1.0 : 1.0) * closed * face_area(grid, a);
+        crossed = true;
+      }
+    }
+    if (!crossed) return;
+    double distance = 0.0;
+    const size_t n = nearest_cut_obstacle(i, j, k, &distance);
+    double* force = forces + static_cast<size_t>(dim) * n;
+    double area = 0.0;
+    for (int a = 0; a < dim; ++a) area += surface[a] * surface[a];
+    area = std::sqrt(area);
+    if (area == 0.0) return;
+    double normal[3] = {0.0, 0.0, 0.0};
+    int main_axis = 0;
+    for (int a = 0; a < dim; ++a) {
+      normal[a] = surface[a] / area;
+      if (std::abs(normal[a]) > std::abs(normal[main_axis])) main_axis = a;
+    }
+    // The pressure at the surface point nearest the centre, x + d n, from the differences to
+    // the cells away from the surface (exact for a linear pressure).
+    double pressure = p(i, j, k);
+    for (int a = 0; a < dim; ++a) {
+      PetscInt away[3] = {i, j, k};
+      const PetscInt step = normal[a] > 0.0 ? -1 : 1;
+      away[a] += step;
+      if (normal[a] == 0.0 || !inside_domain(away) || solids_->solid(away[0], away[1], away[2]))
+        continue;
+      const double gradient = (p(i, j, k) - p(away[0], away[1], away[2])) /
+                              (-static_cast<double>(step) * grid.spacing(a));
+      pressure += distance * normal[a] * gradient;
+    }
+    for (int a = 0; a < dim; ++a) force[a] += pressure * surface[a];
+    if (obstacles_[n].boundary != BoundaryKind::NoSlip || viscosity_ == 0.0) return;
+    // The velocity tangential to the surface at the centres of this cell and the next one away
+    // from it, at distances d1 and d2 from the surface: the quadratic through 0 on the surface
+    // and both gives du_t/dn = (u1 d2^2 - u2 d1^2) / (d1 d2 (d2 - d1)), second order. A centre
+    // closer than h/4 to the surface (or inside the obstacle) is left out, and so is the second
+    // cell where there is none: then u / d from the one cell left, first order.
+    auto tangential = [&](const PetscInt at[3], double* t) {
+      double along = 0.0;
+      for (int c = 0; c < dim; ++c) {
+        t[c] = 0.5 * (u(at[0], at[1], at[2], c) +
+                      u(at[0] + (c == 0), at[1] + (c == 1), at[2] + (c == 2), c));
+        along += t[c] * normal[c];
+      }
+      for (int c = 0; c < dim; ++c) t[c] -= along * normal[c];
+    };
+    PetscInt away[3] = {i, j, k};
+    away[main_axis] += normal[main_axis] > 0.0 ? -1 : 1;
+    double away_distance = 0.0;
+    nearest_cut_obstacle(away[0], away[1], away[2], &away_distance);
+    const bool near_usable = distance >= 0.25 * smallest_h;
+    const bool away_usable = inside_domain(away) && !solids_->solid(away[0], away[1], away[2]) &&
+                             away_distance > distance && away_distance >= 0.25 * smallest_h;
+    const PetscInt here[3] = {i, j, k};
+    double t1[3] = {0.0, 0.0, 0.0}, t2[3] = {0.0, 0.0, 0.0};
+    if (near_usable && away_usable) {
+      tangential(here, t1);
+      tangential(away, t2);
+      const double d1 = distance, d2 = away_distance;
+      for (int c = 0; c < dim; ++c)
+        force[c] += viscosity_ * (t1[c] * d2 * d2 - t2[c] * d1 * d1) / (d1 * d2 * (d2 - d1)) *
+                    area;
+    } else if (near_usable || away_usable) {
+      tangential(near_usable ? here : away, t1);
+      const double d = near_usable ? distance : away_distance;
+      for (int c = 0; c < dim; ++c) force[c] += viscosity_ * t1[c] / d * area;
     }
   });
 }
@@ -330,6 +455,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     PetscCall(grid.local_view(grid.cell_dm(), const_cast<PetscScalar*>(p_data), &p));
     std::vector<double> forces(static_cast<size_t>(dim) * obstacles_.size(), 0.0);
     add_obstacle_forces(u, p, forces.data());
+    if (solids_->cut()) add_cut_obstacle_forces(u, p, forces.data());
     PetscCall(VecRestoreArrayRead(p_local, &p_data));
     PetscCall(DMRestoreLocalVector(grid.cell_dm(), &p_local));
     const size_t per_obstacle = static_cast<size_t>(dim) * (coefficient_scale_ > 0.0 ? 2 : 1);

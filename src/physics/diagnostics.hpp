@@ -29,7 +29,8 @@
 //                    cells. On the staircase of solid cells these are first order in h where the
 //                    surface is curved. With a reference speed U and area A, also the
 //                    coefficients 2 F / (U^2 A). A solid cell belongs to the first obstacle in the
-//                    job whose region holds its centre;
+//                    job whose region holds its centre. A cut obstacle's force is summed over the
+//                    cells it crosses instead (add_cut_obstacle_forces() has the formulas);
 //   probes           every velocity component and scalar interpolated linearly at the point from
 //                    its own sample lattice (Interpolation::Linear, as the back-trace does), by
 //                    the rank that owns the point's cell.
@@ -83,8 +84,14 @@ private:
   /// The local sums -sum ds/dn A over the wall's owned cells.
   double wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const;
 
-  /// Adds to forces[dim * n + a] the local part of the force on obstacle n.
+  /// Adds to forces[dim * n + a] the local part of the force on obstacle n: staircase
+  /// obstacles, from the faces of their solid cells.
   void add_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
+  /// The same for cut obstacles, from the closed part of the faces of the cells they cross.
+  void add_cut_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
+  /// The cut obstacle nearest the centre of cell (i, j, k), and the distance to the cut
+  /// obstacles' surface from there.
+  size_t nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k, double* distance) const;
   /// The obstacle solid cell (i, j, k) belongs to.
   size_t obstacle_of(PetscInt i, PetscInt j, PetscInt k) const;
 

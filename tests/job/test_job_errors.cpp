@@ -115,10 +115,10 @@ const std::vector<Group> kRefusedJobs = {
         // ... and so is a key that another shape takes.
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], radius: 1}\n",
          {"job.yaml:7: obstacles[0].radius: unknown key for shape 'box' (expected one of: "
-          "shape, lower, upper, boundary)"}},
+          "shape, lower, upper, boundary, surface)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, axis: z}\n",
          {"job.yaml:7: obstacles[0].axis: unknown key for shape 'sphere' (expected one of: "
-          "shape, center, radius, boundary)"}},
+          "shape, center, radius, boundary, surface)"}},
         {kHead + "forces: {gravty: [0, -1]}\n",
          {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
           "vorticity_confinement, wind, regions)"}},
@@ -151,7 +151,7 @@ const std::vector<Group> kRefusedJobs = {
         // Keys another shape takes are reported after the keys no shape takes.
         {kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], size: 2}\n",
          {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary)"}},
+          "radius, axis, lower, upper, boundary, surface)"}},
     }},
     {"WrongNodeType", {
         {"grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"}},
@@ -595,6 +595,9 @@ const std::vector<Group> kRefusedJobs = {
           "no-slip, free-slip), got \"outflow\""}},
         {kHead + "obstacles: {shape: sphere}\n",
          {"job.yaml:6: obstacles: expected a list of obstacles, got a map"}},
+        {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, surface: round}\n",
+         {"job.yaml:7: obstacles[0].surface: unknown obstacle surface (expected one of: "
+          "staircase, cut), got \"round\""}},
     }},
     {"CylinderAxis", {
         {kHead + "obstacles:\n  - {shape: cylinder, center: [0.5, 0.5], radius: 0.1, axis: x}\n",
@@ -618,7 +621,7 @@ const std::vector<Group> kRefusedJobs = {
           "box, cylinder), got \"cone\""}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
          {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary)"}},
+          "radius, axis, lower, upper, boundary, surface)"}},
     }},
 
     // --- scalars

@@ -318,7 +318,8 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
       "  - {shape: sphere, center: [0.5, 0.9, 0.5], radius: 0.15}\n"
       "  - {shape: cylinder, center: [0.3, 0.5, 0.5], radius: 0.05, axis: y,\n"
       "     boundary: free-slip}\n"
-      "  - {shape: box, lower: [0.8, 0, 0], upper: [1, 0.1, 1], boundary: no-slip}\n"
+      "  - {shape: box, lower: [0.8, 0, 0], upper: [1, 0.1, 1], boundary: no-slip,\n"
+      "     surface: cut}\n"
       "time: {cfl: 4.0, dt_min: 0.001, dt_max: 0.05, end: 1.0}\n"
       "pressure: {tolerance: 1e-6, absolute_tolerance: 0, max_iterations: 200}\n"
       "diffusion: {max_iterations: 50}\n";
@@ -415,6 +416,8 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
   EXPECT_EQ(job.obstacles[2].region.lower, (A{0.8, 0.0, 0.0}));
   EXPECT_EQ(job.obstacles[2].region.upper, (A{1.0, 0.1, 1.0}));
   EXPECT_EQ(job.obstacles[2].boundary, BoundaryKind::NoSlip);
+  EXPECT_EQ(job.obstacles[0].surface, sf::ObstacleConfig::Surface::Staircase);  // the default
+  EXPECT_EQ(job.obstacles[2].surface, sf::ObstacleConfig::Surface::Cut);
 
   EXPECT_EQ(job.time.dt, 0.0);
   EXPECT_EQ(job.time.cfl, 4.0);

@@ -35,6 +35,7 @@ struct Case {
   BoundaryKind sides;          // every face but the outflow one
   bool outflow;                // the upper x face is an outflow face
   bool obstacle;               // a sphere and a box inside
+  bool cut = false;            // the obstacles cut: fractional face weights on every level
 };
 
 const std::vector<Case>& cases() {
@@ -47,6 +48,8 @@ const std::vector<Case>& cases() {
       {"periodic_3d", 3, {16, 32, 16}, BoundaryKind::Periodic, false, false},
       {"outflow_3d", 3, {32, 16, 16}, BoundaryKind::FreeSlip, true, false},
       {"obstacle_3d", 3, {16, 16, 16}, BoundaryKind::NoSlip, true, true},
+      {"cut_2d", 2, {64, 32, 1}, BoundaryKind::NoSlip, true, true, true},
+      {"cut_3d", 3, {16, 16, 16}, BoundaryKind::NoSlip, true, true, true},
       // Levels of 26 and 14 cells split over 2 ranks per axis give ranges of 13 and 7: the
       // coarser levels are not nested, on two axes at once (4 ranks), so transfers and the
       // set-up of coarse faces read edge ghosts.
@@ -85,6 +88,8 @@ std::unique_ptr<Problem> make_problem(const Case& c) {
     box.region.lower = {0.75, -0.1, -0.1};
     box.region.upper = {0.8, 0.5, 1.5};
     obstacles.push_back(box);
+    if (c.cut)
+      for (ObstacleConfig& obstacle : obstacles) obstacle.surface = ObstacleConfig::Surface::Cut;
   }
   EXPECT_EQ(p->solids.setup(p->grid, obstacles), 0);
   EXPECT_EQ(create_sample_dm(p->grid, -1, false, p->dm.replace(), DM_BOUNDARY_GHOSTED), 0);
@@ -93,8 +98,9 @@ std::unique_ptr<Problem> make_problem(const Case& c) {
   return p;
 }
 
-/// The operator by its definition (krylov_projection.cpp): per free face 1/h^2 on the diagonal
-/// and -1/h^2 to the neighbour, 2/h^2 on the diagonal for an outflow face, and d p = 0 with
+/// The operator by its definition (krylov_projection.cpp): per free face F/h^2 on the diagonal
+/// and -F/h^2 to the neighbour (F the face's open fraction), 2F/h^2 on the diagonal for an
+/// outflow face, and d p = 0 with
 /// d = sum 2/h^2 for a cell that no free face couples.
 PetscErrorCode reference_operator(const Problem& p, Mat* A) {
   PetscFunctionBeginUser;
@@ -118,7 +124,8 @@ PetscErrorCode reference_operator(const Problem& p, Mat* A) {
         f[a] += side;
         if (p.solids.fixed_face(a, f[0], f[1], f[2])) continue;
         coupled = true;
-        const double w = 1.0 / (g.spacing(a) * g.spacing(a));
+        const double w =
+            p.solids.face_fraction(a, f[0], f[1], f[2]) / (g.spacing(a) * g.spacing(a));
         if (!g.periodic(a) && (f[a] == 0 || f[a] == g.cells(a))) {
           values[0] += 2.0 * w;
           continue;

@@ -29,7 +29,7 @@ using test::all;
 using test::Boundaries;
 using test::face;
 
-enum class Case { Walls, Periodic, Outflow, Obstacle, Channel };
+enum class Case { Walls, Periodic, Outflow, Obstacle, Cut, Channel };
 
 const char* case_name(Case c) {
   switch (c) {
@@ -37,13 +37,15 @@ const char* case_name(Case c) {
     case Case::Periodic: return "periodic";
     case Case::Outflow: return "outflow";
     case Case::Obstacle: return "obstacle";
+    case Case::Cut: return "cut";
     case Case::Channel: return "channel";
   }
   return "?";
 }
 
 /// walls: no-slip all round; periodic: every axis; outflow: walls but an outflow face at x = L;
-/// obstacle: walls with a sphere and a box inside; channel: inflow at x = 0 (velocity `inflow`
+/// obstacle: walls with a sphere and a box inside; cut: the same obstacles cut (fractional face
+/// areas); channel: inflow at x = 0 (velocity `inflow`
 /// along x), outflow at x = L, a no-slip wall below and a free-slip wall above, periodic along z,
 /// and a sphere in the stream.
 Boundaries boundaries(Case c, double inflow) {
@@ -63,13 +65,13 @@ Boundaries boundaries(Case c, double inflow) {
 
 std::vector<ObstacleConfig> obstacles(Case c, int dim) {
   std::vector<ObstacleConfig> list;
-  if (c != Case::Obstacle && c != Case::Channel) return list;
+  if (c != Case::Obstacle && c != Case::Cut && c != Case::Channel) return list;
   ObstacleConfig sphere;
   sphere.region.shape = Region::Shape::Sphere;
   sphere.region.center = {0.35, 0.45, dim == 3 ? 0.5 : 0.0};
   sphere.region.radius = 0.18;
   list.push_back(sphere);
-  if (c == Case::Obstacle) {
+  if (c == Case::Obstacle || c == Case::Cut) {
     // A free-slip box touching the wall at y = 0: the fluid above it still connects.
     ObstacleConfig box;
     box.boundary = BoundaryKind::FreeSlip;
@@ -78,6 +80,8 @@ std::vector<ObstacleConfig> obstacles(Case c, int dim) {
     box.region.upper = {0.85, 0.3, 1.1};
     list.push_back(box);
   }
+  if (c == Case::Cut)
+    for (ObstacleConfig& obstacle : list) obstacle.surface = ObstacleConfig::Surface::Cut;
   return list;
 }
 
@@ -304,7 +308,8 @@ TEST_P(ExactRecovery, ReturnsTheDiscretePotential) {
 std::vector<RecoveryCase> recovery_cases() {
   std::vector<RecoveryCase> cases;
   for (int dim : {2, 3})
-    for (Case c : {Case::Walls, Case::Periodic, Case::Outflow, Case::Obstacle, Case::Channel})
+    for (Case c : {Case::Walls, Case::Periodic, Case::Outflow, Case::Obstacle, Case::Cut,
+                   Case::Channel})
       for (const auto& [name, options] : preconditioners()) cases.push_back({dim, c, name});
   return cases;
 }
@@ -415,7 +420,8 @@ TEST_P(RoughField, BecomesDivergenceFreeAndKeepsPrescribedFaces) {
 INSTANTIATE_TEST_SUITE_P(Projection, RoughField,
                          ::testing::Combine(::testing::Values(2, 3),
                                             ::testing::Values(Case::Walls, Case::Periodic,
-                                                              Case::Obstacle, Case::Channel)),
+                                                              Case::Obstacle, Case::Cut,
+                                                              Case::Channel)),
                          [](const ::testing::TestParamInfo<std::tuple<int, Case>>& info) {
                            return std::to_string(std::get<0>(info.param)) + "d_" +
                                   case_name(std::get<1>(info.param));
