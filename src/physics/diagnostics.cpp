@@ -102,18 +102,24 @@ PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
   PetscFunctionReturn(0);
 }
 
-size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
+void FlowDiagnostics::cell_position(PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
   const Grid& grid = *grid_;
   const PetscInt index[3] = {i, j, k};
-  double x[3] = {0.0, 0.0, 0.0};
-  for (int a = 0; a < grid.dim(); ++a) {
+  for (int a = 0; a < 3; ++a) {
+    x[a] = 0.0;
+    if (a >= grid.dim()) continue;
     // A ghost cell across a periodic axis is its image inside the domain.
     const PetscInt n = grid.cells(a);
     const PetscInt inside = grid.periodic(a) ? ((index[a] % n) + n) % n : index[a];
     x[a] = grid.cell_center(a, inside);
   }
+}
+
+size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
+  double x[3];
+  cell_position(i, j, k, x);
   for (size_t n = 0; n < obstacles_.size(); ++n)
-    if (region_contains(obstacles_[n].region, x, grid.dim())) return n;
+    if (region_contains(obstacles_[n].region, x, grid_->dim())) return n;
   return 0;  // not reached: every solid cell's centre lies in some obstacle
 }
 
@@ -165,8 +171,8 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
 
 size_t FlowDiagnostics::nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k,
                                             double* distance) const {
-  const double x[3] = {grid_->cell_center(0, i), grid_->cell_center(1, j),
-                       grid_->cell_center(2, k)};
+  double x[3];
+  cell_position(i, j, k, x);
   size_t nearest = 0;
   *distance = std::numeric_limits<double>::infinity();
   for (size_t n = 0; n < obstacles_.size(); ++n) {
@@ -266,7 +272,13 @@ void FlowDiagnostics::add_cut_obstacle_forces(const ArrayView& u, const ArrayVie
     double away_distance = 0.0;
     nearest_cut_obstacle(away[0], away[1], away[2], &away_distance);
     const bool near_usable = distance >= 0.25 * smallest_h;
-    const bool away_usable = inside_domain(away) && !solids_->solid(away[0], away[1], away[2]) &&
+    // The cell's upper faces must lie in the velocity's ghosted extent (a ghost cell's upper
+    // face on its own axis does not, with a halo of 1).
+    bool faces_here = true;
+    for (int a = 0; a < dim; ++a)
+      faces_here = faces_here && away[a] + 1 < u.start[a] + u.width[a];
+    const bool away_usable = faces_here && inside_domain(away) &&
+                             !solids_->solid(away[0], away[1], away[2]) &&
                              away_distance > distance && away_distance >= 0.25 * smallest_h;
     const PetscInt here[3] = {i, j, k};
     double t1[3] = {0.0, 0.0, 0.0}, t2[3] = {0.0, 0.0, 0.0};
