@@ -21,6 +21,10 @@
 // the diagonal drop out); a velocity component sees the solid's face velocity (a known value,
 // 0 for static obstacles), except across a free-slip obstacle, where the tangential neighbour
 // mirrors the sample itself (no flux). A prescribed sample keeps its value: identity row.
+// A velocity sample whose centre lies inside a cut obstacle (solids.hpp) is kept as well, and a
+// free neighbour of it sees the obstacle's surface where it crosses the line between them:
+// 0 there (no-slip, Gibou, Fedkiw, Cheng & Kang 2002: only the diagonal changes) or no flux
+// (free slip).
 //
 // Symmetry: the only folded coefficient that lands off the diagonal is the Even mirror of a free
 // boundary face (an outflow face of the normal component), whose row gets 2 a / h^2 on q(1)
@@ -71,7 +75,7 @@ enum SampleKind : std::uint8_t {
   kFree = 0,
   kPrescribed = 1,
   kPrescribedFreeSlip = 2,  // a prescribed face touching a free-slip solid cell
-  kInsideCut = 3,           // a free face whose centre lies inside a no-slip cut obstacle
+  kInsideCut = 3,           // a face whose centre lies inside a no-slip cut obstacle
   kInsideCutFreeSlip = 4,   // the same inside a free-slip cut obstacle
 };
 
