@@ -147,8 +147,8 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
     bool covered = cut();
     for (int c = 0; c < dim && covered; ++c) {
       const PetscInt up[3] = {i + (c == 0), j + (c == 1), k + (c == 2)};
-      covered = fraction_[c][index(i, j, k)] == 0.0f && fraction_[c][index(up[0], up[1], up[2])] ==
-                                                            0.0f;
+      covered = fraction_[c][index(i, j, k)] == 0.0f &&
+                fraction_[c][index(up[0], up[1], up[2])] == 0.0f;
     }
     const ObstacleConfig* nearest = nullptr;
     double nearest_distance = 0.0;

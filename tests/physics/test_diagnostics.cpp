@@ -204,11 +204,9 @@ TEST(Diagnostics, DirichletWallsReportExactFluxAndNusseltForAQuadratic) {
   }
 }
 
-// An obstacle filling the bottom of a periodic channel under the shear flow u = g (y - y0) and
-// the pressure p = 2 + 3 y: its top face carries the shear nu g L_x along x and the pressure
-// -p(y0) L_x along y, and the one-sided difference and the extrapolation from two cells are
-// exact for these linear profiles. With the reference U = 2, A = 0.5, c = 2 F / (U^2 A) = F.
-TEST(Diagnostics, ObstacleForcesAreExactForLinearShearAndPressure) {
+/// A periodic channel (10 x 16 cells of h = 0.125, viscosity 0.07) whose bottom up to y0 is an
+/// obstacle with the given surface.
+JobConfig floor_job(double y0, ObstacleConfig::Surface surface) {
   JobConfig job;
   job.grid.dim = 2;
   job.grid.cells = {10, 16, 1};
@@ -220,30 +218,44 @@ TEST(Diagnostics, ObstacleForcesAreExactForLinearShearAndPressure) {
   ObstacleConfig floor;
   floor.region.shape = Region::Shape::Box;
   floor.region.lower = {-1.0, -1.0, -1.0};
-  floor.region.upper = {2.0, 0.5, 2.0};  // cells 0-3 (h = 0.125): the top face at y0 = 0.5
+  floor.region.upper = {2.0, y0, 2.0};
+  floor.surface = surface;
   job.obstacles = {floor};
+  return job;
+}
+
+/// The measures of the case with the shear flow u = gamma (y - y0) and the pressure p = 2 + 3 y.
+std::vector<double> measure_shear_over_floor(Case& c, double gamma, double y0) {
+  set_field(c.velocity, [&](int comp, double, double y, double) {
+    return comp == 0 ? gamma * (y - y0) : 0.0;
+  });
+  OwnedVec pressure;
+  EXPECT_EQ(DMCreateGlobalVector(c.grid.cell_dm(), pressure.replace()), 0);
+  PetscScalar* data;
+  ArrayView p;
+  EXPECT_EQ(VecGetArray(pressure, &data), 0);
+  EXPECT_EQ(c.grid.global_view(c.grid.cell_dm(), data, &p), 0);
+  for_each_index(c.grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    p(i, j, k) = 2.0 + 3.0 * c.grid.cell_center(1, j);
+  });
+  EXPECT_EQ(VecRestoreArray(pressure, &data), 0);
+  std::vector<double> values;
+  EXPECT_EQ(c.diagnostics.measure(c.velocity, c.scalars, pressure, &values), 0);
+  return values;
+}
+
+// An obstacle filling the bottom of a periodic channel under the shear flow u = g (y - y0) and
+// the pressure p = 2 + 3 y: its top face carries the shear nu g L_x along x and the pressure
+// -p(y0) L_x along y, and the one-sided difference and the extrapolation from two cells are
+// exact for these linear profiles. With the reference U = 2, A = 0.5, c = 2 F / (U^2 A) = F.
+TEST(Diagnostics, ObstacleForcesAreExactForLinearShearAndPressure) {
+  const double gamma = 1.5, y0 = 0.5, lx = 1.25;  // y0: the top of cells 0-3
+  JobConfig job = floor_job(y0, ObstacleConfig::Surface::Staircase);
   job.diagnostics.reference_velocity = 2.0;
   job.diagnostics.reference_area = 0.5;
-  const double gamma = 1.5, y0 = 0.5, lx = 1.25;
   for (const test::Layout& layout : test::layouts(2)) {
     auto c = make_case(job, layout.processes);
-    set_field(c->velocity, [&](int comp, double, double y, double) {
-      return comp == 0 ? gamma * (y - y0) : 0.0;
-    });
-    OwnedVec pressure;
-    ASSERT_EQ(DMCreateGlobalVector(c->grid.cell_dm(), pressure.replace()), 0);
-    {
-      PetscScalar* data;
-      ArrayView p;
-      ASSERT_EQ(VecGetArray(pressure, &data), 0);
-      ASSERT_EQ(c->grid.global_view(c->grid.cell_dm(), data, &p), 0);
-      for_each_index(c->grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-        p(i, j, k) = 2.0 + 3.0 * c->grid.cell_center(1, j);
-      });
-      ASSERT_EQ(VecRestoreArray(pressure, &data), 0);
-    }
-    std::vector<double> values;
-    ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, pressure, &values), 0);
+    const std::vector<double> values = measure_shear_over_floor(*c, gamma, y0);
     const double fx = job.fluid.viscosity * gamma * lx, fy = -(2.0 + 3.0 * y0) * lx;
     EXPECT_NEAR(column(*c, values, "obstacle0_fx"), fx, 1e-13) << layout.name;
     EXPECT_NEAR(column(*c, values, "obstacle0_fy"), fy, 1e-12) << layout.name;
@@ -257,41 +269,12 @@ TEST(Diagnostics, ObstacleForcesAreExactForLinearShearAndPressure) {
 // quadratic through it (or from one cell, where the first centre lies inside the floor) are
 // exact for linear fields, on every layout.
 TEST(Diagnostics, CutObstacleForcesAreExactForLinearShearAndPressure) {
+  const double gamma = 1.5, lx = 1.25;
   for (double y0 : {0.51, 0.6}) {
-    JobConfig job;
-    job.grid.dim = 2;
-    job.grid.cells = {10, 16, 1};
-    job.grid.size = {1.25, 2.0, 1.0};
-    job.grid.halo = 1;
-    job.boundary = all(BoundaryKind::NoSlip);
-    job.boundary[0] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
-    job.fluid.viscosity = 0.07;
-    ObstacleConfig floor;
-    floor.region.shape = Region::Shape::Box;
-    floor.region.lower = {-1.0, -1.0, -1.0};
-    floor.region.upper = {2.0, y0, 2.0};
-    floor.surface = ObstacleConfig::Surface::Cut;
-    job.obstacles = {floor};
-    const double gamma = 1.5, lx = 1.25;
+    const JobConfig job = floor_job(y0, ObstacleConfig::Surface::Cut);
     for (const test::Layout& layout : test::layouts(2)) {
       auto c = make_case(job, layout.processes);
-      set_field(c->velocity, [&](int comp, double, double y, double) {
-        return comp == 0 ? gamma * (y - y0) : 0.0;
-      });
-      OwnedVec pressure;
-      ASSERT_EQ(DMCreateGlobalVector(c->grid.cell_dm(), pressure.replace()), 0);
-      {
-        PetscScalar* data;
-        ArrayView p;
-        ASSERT_EQ(VecGetArray(pressure, &data), 0);
-        ASSERT_EQ(c->grid.global_view(c->grid.cell_dm(), data, &p), 0);
-        for_each_index(c->grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-          p(i, j, k) = 2.0 + 3.0 * c->grid.cell_center(1, j);
-        });
-        ASSERT_EQ(VecRestoreArray(pressure, &data), 0);
-      }
-      std::vector<double> values;
-      ASSERT_EQ(c->diagnostics.measure(c->velocity, c->scalars, pressure, &values), 0);
+      const std::vector<double> values = measure_shear_over_floor(*c, gamma, y0);
       EXPECT_NEAR(column(*c, values, "obstacle0_fx"), job.fluid.viscosity * gamma * lx, 1e-13)
           << layout.name << ", y0 " << y0;
       EXPECT_NEAR(column(*c, values, "obstacle0_fy"), -(2.0 + 3.0 * y0) * lx, 1e-12)
