@@ -17,8 +17,13 @@
 // folds onto the mirror sample (or the diagonal, when the mirror is the sample itself) and the
 // 2 v term moves to the right-hand side. A neighbour whose value is prescribed (a fixed face,
 // SolidMask::fixed_face) is a known value and moves to the right-hand side too, which keeps the
-// matrix symmetric. Next to a solid cell a scalar sees no flux (the neighbour and its share of
-// the diagonal drop out); a velocity component sees the solid's face velocity (a known value,
+// matrix symmetric. A scalar's cell that is solid, or whose centre lies inside a cut obstacle,
+// keeps its value; a free neighbour sees the obstacle's surface where it crosses the line
+// between them, at theta h (SolidMask::surface_crossing: 1/2 for a staircase), with the
+// obstacle's condition for that scalar: no flux (the neighbour and its share of the diagonal
+// drop out); a value v held there, the ghost q_s + (v - q_s) / theta (Gibou, Fedkiw, Cheng &
+// Kang 2002; only the diagonal and the right-hand side change); or a flux, the ghost
+// q_s + h G |n_a|. A velocity component sees the solid's face velocity (a known value,
 // 0 for static obstacles), except across a free-slip obstacle, where the tangential neighbour
 // mirrors the sample itself (no flux). A prescribed sample keeps its value: identity row.
 // A velocity sample whose centre lies inside a cut obstacle (solids.hpp) is kept as well, and a
@@ -95,6 +100,13 @@ struct SampleKinds {
   }
 };
 
+/// What an obstacle imposes on the scalar being diffused.
+struct ObstacleScalar {
+  enum class Kind { Insulated, Value, Gradient };
+  Kind kind = Kind::Insulated;
+  double value = 0.0;  // Value: the value held on the surface; Gradient: ds/dn into the obstacle
+};
+
 /// Everything a row needs to know about its component.
 struct RowContext {
   const Grid* grid = nullptr;
@@ -104,6 +116,8 @@ struct RowContext {
   int component = 0;
   int stagger = -1;            // axis the samples are staggered on, -1 for cell centres
   const SideFills* fills = nullptr;
+  std::vector<ObstacleScalar> obstacles;  // scalars: each obstacle's condition, in job order
+  bool holds_values = false;              // some obstacle holds the scalar at a value
   std::array<double, 3> weight{0.0, 0.0, 0.0};  // k dt / h_a^2
   double diagonal = 1.0;                        // 1 + sum_a 2 k dt / h_a^2
 
@@ -123,6 +137,34 @@ struct RowContext {
     return along == 0 || along == grid->cells(stagger) ? 0.5 : 1.0;
   }
 };
+
+/// The condition obstacle n (-1: none) imposes on the context's scalar.
+inline ObstacleScalar scalar_condition(const RowContext& ctx, int n) {
+  return n < 0 ? ObstacleScalar{} : ctx.obstacles[static_cast<size_t>(n)];
+}
+
+/// The term of a scalar's row for its neighbour m across an obstacle's surface (m is held, s is
+/// free), `coefficient` being the neighbour's: the ghost that takes q_m's place (see the top).
+template <typename Visit>
+inline void visit_scalar_surface(const RowContext& ctx, const Index& s, const Index& m, int axis,
+                                 double coefficient, Visit&& visit) {
+  const int n = ctx.solids->obstacle_of_cell(m[0], m[1], m[2]);
+  const ObstacleScalar condition = scalar_condition(ctx, n);
+  if (condition.kind == ObstacleScalar::Kind::Insulated) {
+    visit(Term::Unknown, s, coefficient);  // the ghost is q_s: no flux
+    return;
+  }
+  double normal = 1.0;
+  const double theta = ctx.solids->surface_crossing(static_cast<size_t>(n), s.data(), m.data(),
+                                                    &normal);
+  if (condition.kind == ObstacleScalar::Kind::Value) {
+    visit(Term::Unknown, s, coefficient * (1.0 - 1.0 / theta));
+    visit(Term::Constant, s, coefficient * condition.value / theta);
+  } else {
+    visit(Term::Unknown, s, coefficient);
+    visit(Term::Constant, s, coefficient * ctx.grid->spacing(axis) * condition.value * normal);
+  }
+}
 
 /// Calls visit(term, sample, value) for every term of the row of the free sample s (before the
 /// row scale). Unknown and Known terms carry a coefficient, Constant terms a left-hand-side
@@ -171,7 +213,7 @@ inline void visit_row(const RowContext& ctx, const Index& s, Visit&& visit) {
       } else if (ctx.kind(m) == kInsideCutFreeSlip) {
         visit(Term::Unknown, s, coefficient);  // free slip: no flux across the surface
       } else if (ctx.stagger < 0) {
-        visit(Term::Unknown, s, coefficient);  // a scalar sees no flux into a solid cell
+        visit_scalar_surface(ctx, s, m, a, coefficient, visit);
       } else if (a != ctx.stagger && ctx.touches_free_slip(m)) {
         visit(Term::Unknown, s, coefficient);  // free slip: the tangential mirror is q itself
       } else {
@@ -191,10 +233,12 @@ struct Location {
   OwnedVec rhs;
   IndexBox owned;
   SampleKinds kinds;
-  // What the matrix holds: k dt, the solid mask and the ghost rules it was assembled for.
+  // What the matrix holds: k dt, the solid mask, the ghost rules and (scalars) which obstacles
+  // hold the scalar at a value, as assembled.
   double alpha = -1.0;
   int solids_version = -1;
   std::array<std::array<GhostRule, 2>, 3> rules{};
+  std::vector<bool> held_values;
 };
 
 }  // namespace
@@ -249,7 +293,7 @@ PetscErrorCode KrylovDiffusion::Impl::classify(Location& location) {
   for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     std::uint8_t kind = kFree;
     if (stagger < 0) {
-      kind = solids->solid(i, j, k) ? kPrescribed : kFree;
+      kind = solids->scalar_held(i, j, k) ? kPrescribed : kFree;
     } else {
       // A face whose centre a cut obstacle holds, whether the projection sets it (the obstacle
       // crosses it) or it is closed: the diffusion keeps its value, and its neighbours see the
@@ -340,6 +384,20 @@ PetscErrorCode KrylovDiffusion::Impl::solve_component(Field& field, int componen
   ctx.component = component;
   ctx.stagger = stagger;
   ctx.fills = &field.boundary()[component];
+  if (stagger < 0) {
+    for (const ObstacleConfig& obstacle : solids->obstacles()) {
+      ObstacleScalar condition;
+      if (const auto held = obstacle.scalar_values.find(field.name());
+          held != obstacle.scalar_values.end()) {
+        condition = {ObstacleScalar::Kind::Value, held->second};
+      } else if (const auto gradient = obstacle.scalar_gradients.find(field.name());
+                 gradient != obstacle.scalar_gradients.end()) {
+        condition = {ObstacleScalar::Kind::Gradient, gradient->second};
+      }
+      ctx.obstacles.push_back(condition);
+      ctx.holds_values |= condition.kind == ObstacleScalar::Kind::Value;
+    }
+  }
   ctx.diagonal = 1.0;
   for (int a = 0; a < g.dim(); ++a) {
     ctx.weight[a] = alpha / (g.spacing(a) * g.spacing(a));
@@ -392,12 +450,17 @@ PetscErrorCode KrylovDiffusion::Impl::update_operator(Location& location, const 
                  "face",
                  field.name().c_str(), component);
   }
+  // A value held on an obstacle changes the diagonal next to it; a flux only the right side.
+  std::vector<bool> held_values;
+  for (const ObstacleScalar& condition : ctx.obstacles)
+    held_values.push_back(condition.kind == ObstacleScalar::Kind::Value);
   if (location.alpha != alpha || location.solids_version != solids->version() ||
-      location.rules != rules) {
+      location.rules != rules || location.held_values != held_values) {
     PetscCall(assemble(location, ctx));
     location.alpha = alpha;
     location.solids_version = solids->version();
     location.rules = rules;
+    location.held_values = held_values;
   }
   PetscFunctionReturn(0);
 }
@@ -422,12 +485,19 @@ PetscErrorCode KrylovDiffusion::Impl::fill_system(Location& location, const RowC
   const int c = ctx.component;
   for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     const Index s{i, j, k};
-    const double q = qg(i, j, k, c);
-    x(i, j, k) = q;
+    double q = qg(i, j, k, c);
     if (ctx.prescribed(s)) {
+      // A scalar's cell that an obstacle holds at a value takes it (and keeps it).
+      if (ctx.holds_values) {
+        const ObstacleScalar condition =
+            scalar_condition(ctx, ctx.solids->obstacle_of_cell(i, j, k));
+        if (condition.kind == ObstacleScalar::Kind::Value) q = qg(i, j, k, c) = condition.value;
+      }
+      x(i, j, k) = q;
       b(i, j, k) = ctx.diagonal * q;
       return;
     }
+    x(i, j, k) = q;
     double rhs = q;
     visit_row(ctx, s, [&](Term term, const Index& m, double value) {
       if (term == Term::Known) rhs -= value * ql(m[0], m[1], m[2], c);

@@ -26,6 +26,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   for (size_t s = 0; s < job.scalars.size(); ++s) {
     PetscCall(scalars_[s].setup_scalar(grid_, job.scalars[s].name));
     PetscCall(set_initial_scalar(job.scalars[s], scalars_[s]));
+    PetscCall(solids_.hold_scalar_values(scalars_[s]));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
   if (job.time.scheme == TimeScheme::BDF2) {

@@ -104,9 +104,14 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     regions += format(r.region, dim) + " " + format(r.acceleration, dim) + "; ";
   add("forces.regions", regions);
   std::string obstacles;
-  for (const ObstacleConfig& o : job.obstacles)
+  for (const ObstacleConfig& o : job.obstacles) {
     obstacles += format(o.region, dim) + " " + to_string(o.boundary) +
-                 (o.surface == ObstacleConfig::Surface::Cut ? " cut" : "") + "; ";
+                 (o.surface == ObstacleConfig::Surface::Cut ? " cut" : "");
+    for (const auto& [name, v] : o.scalar_values) obstacles += " " + name + "=" + format(v);
+    for (const auto& [name, g] : o.scalar_gradients)
+      obstacles += " " + name + " gradient " + format(g);
+    obstacles += "; ";
+  }
   add("obstacles", obstacles);
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));

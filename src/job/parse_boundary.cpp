@@ -62,6 +62,48 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
   }
 }
 
+void JobParser::read_scalar_values(const MapReader& map, const std::vector<ScalarConfig>& scalars,
+                                   std::map<std::string, double>& values) const {
+  const auto carried = map.find("scalars");
+  if (!carried) return;
+  const MapReader entries(*this, *carried, true);
+  // A set, so that many scalars named here against many declared cost linear time.
+  std::unordered_set<std::string> declared;
+  for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
+  for (const MapReader::Entry& entry : entries.entries()) {
+    if (declared.count(entry.key) == 0) {
+      fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
+    }
+    values[entry.key] = read_number(entry.value);
+  }
+}
+
+void JobParser::read_scalar_fluxes(const MapReader& map, const std::vector<ScalarConfig>& scalars,
+                                   const std::map<std::string, double>& values,
+                                   const std::string& what,
+                                   std::map<std::string, double>& gradients) const {
+  const auto fluxes = map.find("fluxes");
+  if (!fluxes) return;
+  const MapReader entries(*this, *fluxes, true);
+  for (const MapReader::Entry& entry : entries.entries()) {
+    const auto scalar = std::find_if(scalars.begin(), scalars.end(),
+                                     [&](const ScalarConfig& s) { return s.name == entry.key; });
+    if (scalar == scalars.end()) {
+      fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
+    }
+    if (values.count(entry.key)) {
+      fail(entry.value, "'" + entry.key + "' is also held at a value on this " + what +
+                            " (scalars); give it a value or a flux, not both");
+    }
+    if (!(scalar->diffusion > 0.0)) {
+      const std::string article = what == "obstacle" ? "an " : "a ";
+      fail(entry.value, "a flux through " + article + what + " needs diffusion, but scalars." +
+                            entry.key + ".diffusion is 0");
+    }
+    gradients[entry.key] = read_number(entry.value) / scalar->diffusion;
+  }
+}
+
 FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int dim,
                                    const std::vector<ScalarConfig>& scalars) const {
   FaceBoundary face;
@@ -78,58 +120,18 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars", "fluxes"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
-  // The values of named scalars on the face: what an inflow carries in, or what a wall holds
-  // them at.
-  auto read_scalar_values = [&]() {
-    const auto carried = map.find("scalars");
-    if (!carried) return;
-    const MapReader values(*this, *carried, true);
-    // A set, so that many scalars named here against many declared cost linear time.
-    std::unordered_set<std::string> declared;
-    for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
-    for (const MapReader::Entry& entry : values.entries()) {
-      if (declared.count(entry.key) == 0) {
-        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
-      }
-      face.scalar_values[entry.key] = read_number(entry.value);
-    }
-  };
-  // A wall's fixed fluxes: the rate a scalar enters through the wall per unit area, q, which
-  // diffusion carries in as the gradient ds/dn = q / kappa (n out of the domain).
-  auto read_scalar_fluxes = [&]() {
-    const auto fluxes = map.find("fluxes");
-    if (!fluxes) return;
-    const MapReader values(*this, *fluxes, true);
-    for (const MapReader::Entry& entry : values.entries()) {
-      const auto scalar = std::find_if(scalars.begin(), scalars.end(), [&](const ScalarConfig& s) {
-        return s.name == entry.key;
-      });
-      if (scalar == scalars.end()) {
-        fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
-      }
-      if (face.scalar_values.count(entry.key)) {
-        fail(entry.value, "'" + entry.key + "' is also held at a value on this wall (scalars); "
-                          "give it a value or a flux, not both");
-      }
-      if (!(scalar->diffusion > 0.0)) {
-        fail(entry.value, "a flux through a wall needs diffusion, but scalars." + entry.key +
-                              ".diffusion is 0");
-      }
-      face.scalar_gradients[entry.key] = read_number(entry.value) / scalar->diffusion;
-    }
-  };
   if (face.kind == BoundaryKind::FreeSlip) {
     map.allow_only({"type", "scalars", "fluxes"}, for_type);
-    read_scalar_values();
-    read_scalar_fluxes();
+    read_scalar_values(map, scalars, face.scalar_values);
+    read_scalar_fluxes(map, scalars, face.scalar_values, "wall", face.scalar_gradients);
     return face;
   }
   if (face.kind == BoundaryKind::NoSlip) {
     // A moving wall, such as the lid of a lid-driven cavity. It slides along itself: a normal
     // component would make it a source or sink of fluid, which is what inflow and outflow are for.
     map.allow_only({"type", "velocity", "scalars", "fluxes"}, for_type);
-    read_scalar_values();
-    read_scalar_fluxes();
+    read_scalar_values(map, scalars, face.scalar_values);
+    read_scalar_fluxes(map, scalars, face.scalar_values, "wall", face.scalar_gradients);
     if (auto velocity = map.find("velocity")) {
       face.velocity = read_vector(*velocity, dim);
       const double normal = face.velocity[axis];
@@ -164,7 +166,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
                                {{"uniform", InflowProfile::Uniform},
                                 {"parabolic", InflowProfile::Parabolic}});
   }
-  read_scalar_values();
+  read_scalar_values(map, scalars, face.scalar_values);
   return face;
 }
 

@@ -69,11 +69,11 @@ Region JobParser::parse_region(const MapReader& map, int dim,
   return region;
 }
 
-std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field>& field,
-                                                       int dim) const {
+std::vector<ObstacleConfig> JobParser::parse_obstacles(
+    const std::optional<Field>& field, int dim, const std::vector<ScalarConfig>& scalars) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const std::vector<std::string> own = {"boundary", "surface"};
+    const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes"};
     const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
     obstacle.region = parse_region(map, dim, own);
@@ -88,6 +88,8 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(const std::optional<Field
           {{"staircase", ObstacleConfig::Surface::Staircase},
            {"cut", ObstacleConfig::Surface::Cut}});
     }
+    read_scalar_values(map, scalars, obstacle.scalar_values);
+    read_scalar_fluxes(map, scalars, obstacle.scalar_values, "obstacle", obstacle.scalar_gradients);
     obstacles.push_back(obstacle);
   }
   return obstacles;

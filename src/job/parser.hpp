@@ -374,6 +374,14 @@ private:
   FaceBoundary parse_side(const Field& field, int axis, int side, int dim,
                           const std::vector<ScalarConfig>& scalars) const;
   BoundaryKind parse_kind(const Field& field) const;
+  /// A wall's or an obstacle's `scalars` (the values it holds named scalars at) into `values`.
+  void read_scalar_values(const MapReader& map, const std::vector<ScalarConfig>& scalars,
+                          std::map<std::string, double>& values) const;
+  /// Its `fluxes` (per unit area, into the fluid) into `gradients` as ds/dn = flux / kappa;
+  /// `what` ("wall", "obstacle") names the surface in errors.
+  void read_scalar_fluxes(const MapReader& map, const std::vector<ScalarConfig>& scalars,
+                          const std::map<std::string, double>& values, const std::string& what,
+                          std::map<std::string, double>& gradients) const;
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
   FluidConfig parse_fluid(const std::optional<Field>& field) const;
   AdvectionConfig parse_advection(const std::optional<Field>& field, const GridConfig& grid) const;
@@ -385,7 +393,8 @@ private:
                              const char* coefficient_key, const std::string& name,
                              double coefficient, const std::vector<ScalarConfig>& scalars) const;
   WindConfig parse_wind(const Field& field, int dim) const;
-  std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim) const;
+  std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim,
+                                              const std::vector<ScalarConfig>& scalars) const;
   /// A solver's stopping rule; `projection` admits the pressure's divergence target.
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
                             bool projection) const;

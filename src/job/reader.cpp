@@ -284,7 +284,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.fluid = parse_fluid(top.find("fluid"));
   job.advection = parse_advection(top.find("advection"), job.grid);
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
-  job.obstacles = parse_obstacles(top.find("obstacles"), dim);
+  job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.time = parse_time(top, job.advection);
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);

@@ -47,6 +47,65 @@ double SolidMask::cut_distance(int stagger, PetscInt i, PetscInt j, PetscInt k,
   return nearest;
 }
 
+int SolidMask::obstacle_of_cell(PetscInt i, PetscInt j, PetscInt k) const {
+  const PetscInt at[3] = {i, j, k};
+  const double centre[3] = {0.5, 0.5, 0.5};
+  double x[3];
+  position(at, centre, x);
+  for (size_t n = 0; n < obstacles_.size(); ++n) {
+    const ObstacleConfig& obstacle = obstacles_[n];
+    const bool holds = obstacle.surface == ObstacleConfig::Surface::Cut
+                           ? region_distance(obstacle.region, x, grid_->dim()) < 0.0
+                           : region_contains(obstacle.region, x, grid_->dim());
+    if (holds) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+double SolidMask::surface_crossing(size_t n, const PetscInt fluid[3], const PetscInt held[3],
+                                   double* normal) const {
+  const ObstacleConfig& obstacle = obstacles_[n];
+  if (obstacle.surface != ObstacleConfig::Surface::Cut) {
+    *normal = 1.0;
+    return 0.5;
+  }
+  const double centre[3] = {0.5, 0.5, 0.5};
+  double x[3], y[3];
+  position(fluid, centre, x);
+  position(held, centre, y);
+  const double here = region_distance(obstacle.region, x, grid_->dim());
+  const double there = region_distance(obstacle.region, y, grid_->dim());
+  int axis = 0;
+  while (axis < 2 && fluid[axis] == held[axis]) ++axis;
+  // Along a distance function's gradient the distance changes by h per h; along an axis by
+  // h |n_a|.
+  *normal = std::clamp((here - there) / grid_->spacing(axis), 0.0, 1.0);
+  return std::max(here / (here - there), kLeastCrossing);
+}
+
+PetscErrorCode SolidMask::hold_scalar_values(Field& scalar) const {
+  PetscFunctionBeginUser;
+  const bool any_held =
+      std::any_of(obstacles_.begin(), obstacles_.end(), [&](const ObstacleConfig& obstacle) {
+        return obstacle.scalar_values.count(scalar.name()) > 0;
+      });
+  if (!any_held) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  PetscScalar* data;
+  ArrayView s;
+  PetscCall(VecGetArray(scalar.global(), &data));
+  PetscCall(grid.global_view(scalar.dm(), data, &s));
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!scalar_held(i, j, k)) return;
+    const int n = obstacle_of_cell(i, j, k);
+    if (n < 0) return;
+    const auto value = obstacles_[static_cast<size_t>(n)].scalar_values.find(scalar.name());
+    if (value != obstacles_[static_cast<size_t>(n)].scalar_values.end()) s(i, j, k) = value->second;
+  });
+  PetscCall(VecRestoreArray(scalar.global(), &data));
+  PetscFunctionReturn(0);
+}
+
 // Every face of the ghosted extent, from the distances at its corners (and, in 3D, its centre):
 // computed where it is needed rather than exchanged, as the geometry is known everywhere.
 void SolidMask::compute_fractions(const std::vector<Region>& cut_regions) {
@@ -124,6 +183,7 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   width_ = view.width;
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
   std::vector<Region> cut_regions;
+  obstacles_ = obstacles;
   cut_obstacles_.clear();
   for (const ObstacleConfig& obstacle : obstacles) {
     if (obstacle.surface != ObstacleConfig::Surface::Cut) continue;

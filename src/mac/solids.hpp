@@ -23,12 +23,18 @@ namespace sf {
 
 /// A static obstacle: the cells whose centre lies inside `region` are solid. Faces between a
 /// solid and any other cell have zero normal velocity; `boundary` (NoSlip or FreeSlip) sets what
-/// the tangential velocity does at its surface.
+/// the tangential velocity does at its surface. Scalars, as on a wall (boundary.hpp):
+/// `scalar_values` holds the named scalars at a value on the obstacle's surface (a heated or
+/// cooled body), `scalar_gradients` gives others a fixed gradient ds/dn there (n into the
+/// obstacle: the job's flux into the fluid over the scalar's diffusivity); scalars named in
+/// neither are insulated.
 struct ObstacleConfig {
   enum class Surface { Staircase, Cut };
   Region region;
   BoundaryKind boundary = BoundaryKind::NoSlip;
   Surface surface = Surface::Staircase;
+  std::map<std::string, double> scalar_values;
+  std::map<std::string, double> scalar_gradients;
 };
 
 class SolidMask {
@@ -79,6 +85,37 @@ public:
   double cut_distance(int stagger, PetscInt i, PetscInt j, PetscInt k,
                       BoundaryKind* kind = nullptr) const;
 
+  /// The obstacles, in the job's order.
+  const std::vector<ObstacleConfig>& obstacles() const { return obstacles_; }
+
+  /// The first obstacle (in the job's order) whose region holds the centre of cell (i, j, k), or
+  /// -1: the obstacle a solid cell belongs to, or the cut obstacle a cell's centre lies in.
+  int obstacle_of_cell(PetscInt i, PetscInt j, PetscInt k) const;
+
+  /// True if a scalar's cell sample (i, j, k) is not the fluid's: the cell is solid, or its
+  /// centre lies inside a cut obstacle (the cell is open, but the obstacle's surface lies
+  /// between its centre and the fluid). Scalar conditions on obstacles act across such cells.
+  bool scalar_held(PetscInt i, PetscInt j, PetscInt k) const {
+    return solid(i, j, k) || (cut() && cut_distance(-1, i, j, k) < 0.0);
+  }
+
+  /// Where the surface of obstacle n crosses the segment from the centre of cell `fluid` to the
+  /// centre of its neighbour `held` (scalar_held), as a fraction theta of the spacing from
+  /// `fluid`: 1/2 for a staircase obstacle (its surface is the face between them), from the
+  /// signed distances at both centres for a cut one (at least kLeastCrossing). *normal gets
+  /// |n_a|, the size of the surface normal's component along their axis (1 for a staircase):
+  /// a flux through the surface enters across this segment with that weight, so that the
+  /// segments of a cut surface carry its true area, not the staircase's.
+  double surface_crossing(size_t n, const PetscInt fluid[3], const PetscInt held[3],
+                          double* normal) const;
+  // The least theta surface_crossing returns: a gradient over a shorter distance would make an
+  // unbounded coefficient for a sliver of no consequence.
+  static constexpr double kLeastCrossing = 1e-3;
+
+  /// Sets the owned cells of a scalar that obstacles hold at a value (`scalar_values` naming
+  /// the field) to that value: at set-up, so that the first step's advection reads it.
+  PetscErrorCode hold_scalar_values(Field& scalar) const;
+
   /// True if no fluid crosses the face of component c at index (i, j, k): it touches a solid
   /// cell, or a cut obstacle covers it.
   bool solid_face(int c, PetscInt i, PetscInt j, PetscInt k) const {
@@ -112,6 +149,7 @@ private:
   // Open fraction of the lower face per axis, over the ghosted extent; empty without a cut
   // obstacle. Single precision: 4 bytes a face, and far finer than the fractions' accuracy.
   std::array<std::vector<float>, 3> fraction_;
+  std::vector<ObstacleConfig> obstacles_;
   std::vector<ObstacleConfig> cut_obstacles_;
   std::array<PetscInt, 3> start_{0, 0, 0};
   std::array<PetscInt, 3> width_{1, 1, 1};

@@ -99,7 +99,42 @@ PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
       for (int a = 0; a < grid.dim(); ++a)
         columns_.push_back("obstacle" + std::to_string(n) + "_c" + axes[a]);
   }
+  held_scalars_.clear();
+  for (size_t n = 0; n < obstacles_.size(); ++n)
+    for (size_t s = 0; s < job.scalars.size(); ++s) {
+      const auto held = obstacles_[n].scalar_values.find(job.scalars[s].name);
+      if (held == obstacles_[n].scalar_values.end()) continue;
+      held_scalars_.push_back({n, s, held->second, job.scalars[s].diffusion});
+      columns_.push_back("obstacle" + std::to_string(n) + "_" + job.scalars[s].name + "_flux");
+    }
+  find_surface_crossings();
   PetscFunctionReturn(0);
+}
+
+void FlowDiagnostics::find_surface_crossings() {
+  crossings_.clear();
+  if (held_scalars_.empty()) return;
+  const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids.scalar_held(i, j, k)) return;
+    for (int a = 0; a < grid.dim(); ++a)
+      for (int step : {-1, 1}) {
+        PetscInt m[3] = {i, j, k};
+        m[a] += step;
+        // Beyond a wall lies the wall, not an obstacle.
+        if (!grid.periodic(a) && (m[a] < 0 || m[a] >= grid.cells(a))) continue;
+        if (!solids.scalar_held(m[0], m[1], m[2])) continue;
+        const int n = solids.obstacle_of_cell(m[0], m[1], m[2]);
+        if (n < 0 || obstacles_[static_cast<size_t>(n)].scalar_values.empty()) continue;
+        const PetscInt cell[3] = {i, j, k};
+        double normal;
+        const double theta = solids.surface_crossing(static_cast<size_t>(n), cell, m, &normal);
+        crossings_.push_back({{i, j, k},
+                              face_area(grid, a) / (theta * grid.spacing(a)),
+                              static_cast<size_t>(n)});
+      }
+  });
 }
 
 void FlowDiagnostics::cell_position(PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
@@ -386,7 +421,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   for (int a = 0; a < dim; ++a) volume *= grid.spacing(a);
   // One exchange keeps the measures right whatever the stage before left in the halo.
   PetscCall(velocity.fill_ghosts());
-  if (!probes_.empty() || !walls_.empty())
+  if (!probes_.empty() || !walls_.empty() || !held_scalars_.empty())
     for (Field& scalar : scalars) PetscCall(scalar.fill_ghosts());
 
   std::vector<double> local(columns_.size(), 0.0);
@@ -450,6 +485,19 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     local[column] = wall_gradient_sum(wall, s_views[wall.scalar]);
     column += wall.nusselt_scale > 0.0 ? 2 : 1;
   }
+  // Obstacles that hold scalars: the fluxes through their surfaces, placed after the forces.
+  const size_t per_obstacle = static_cast<size_t>(dim) * (coefficient_scale_ > 0.0 ? 2 : 1);
+  const size_t held_at = column + per_obstacle * obstacles_.size();
+  for (size_t h = 0; h < held_scalars_.size(); ++h) {
+    const HeldScalar& held = held_scalars_[h];
+    const ArrayView& s = s_views[held.scalar];
+    double sum = 0.0;
+    for (const SurfaceCrossing& crossing : crossings_)
+      if (crossing.obstacle == held.obstacle)
+        sum += crossing.weight *
+               (held.value - s(crossing.cell[0], crossing.cell[1], crossing.cell[2]));
+    local[held_at + h] = held.diffusion * sum;
+  }
   for (size_t s = 0; s < scalars.size(); ++s)
     PetscCall(VecRestoreArrayRead(scalars[s].local(), &s_data[s]));
   // Obstacles: the pressure with its ghosts (a pooled local vector), then the face sums.
@@ -470,7 +518,6 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     if (solids_->cut()) add_cut_obstacle_forces(u, p, forces.data());
     PetscCall(VecRestoreArrayRead(p_local, &p_data));
     PetscCall(DMRestoreLocalVector(grid.cell_dm(), &p_local));
-    const size_t per_obstacle = static_cast<size_t>(dim) * (coefficient_scale_ > 0.0 ? 2 : 1);
     for (size_t n = 0; n < obstacles_.size(); ++n)
       for (int a = 0; a < dim; ++a)
         local[forces_at + n * per_obstacle + static_cast<size_t>(a)] =

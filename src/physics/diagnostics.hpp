@@ -31,6 +31,12 @@
 //                    coefficients 2 F / (U^2 A). A solid cell belongs to the first obstacle in the
 //                    job whose region holds its centre. A cut obstacle's force is summed over the
 //                    cells it crosses instead (add_cut_obstacle_forces() has the formulas);
+//   obstacle fluxes  per obstacle and scalar the obstacle holds at a value v, the diffusive flux
+//                    of the scalar into the fluid through its surface, kappa sum (v - s) /
+//                    (theta h) A over the segments from a fluid cell's centre to a neighbour
+//                    the obstacle holds, theta h being where the surface crosses the segment
+//                    (SolidMask::surface_crossing): the flux the diffusion's rows exchange with
+//                    the surface, so a steady state's fluxes balance to solver tolerance;
 //   probes           every velocity component and scalar interpolated linearly at the point from
 //                    its own sample lattice (Interpolation::Linear, as the back-trace does), by
 //                    the rank that owns the point's cell.
@@ -56,7 +62,8 @@ public:
   /// dissipation, <scalar>_total per scalar, then probe_<name>_u/v(/w) and probe_<name>_<scalar>
   /// per probe, then <scalar>_flux_<axis>_<side> (and <scalar>_nusselt_<axis>_<side>) per
   /// Dirichlet wall, as in "temperature_nusselt_x_lower", then obstacle<n>_fx/fy(/fz) (and with a
-  /// reference obstacle<n>_cx/cy(/cz)) per obstacle, n from 0 in the job's order.
+  /// reference obstacle<n>_cx/cy(/cz)) per obstacle, n from 0 in the job's order, then
+  /// obstacle<n>_<scalar>_flux per obstacle and scalar it holds at a value.
   const std::vector<std::string>& columns() const { return columns_; }
 
   /// Every value of columns() for the state in the global vectors and the pressure (cell DM,
@@ -84,6 +91,21 @@ private:
   /// The local sums -sum ds/dn A over the wall's owned cells.
   double wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const;
 
+  /// A segment from the centre of an owned fluid cell to a neighbour an obstacle holds a scalar
+  /// in, across the obstacle's surface.
+  struct SurfaceCrossing {
+    PetscInt cell[3];
+    double weight;  // A / (theta h)
+    size_t obstacle;
+  };
+  /// An obstacle that holds a scalar at a value, with its column.
+  struct HeldScalar {
+    size_t obstacle, scalar;
+    double value, diffusion;
+  };
+  /// The crossings of the obstacles that hold some scalar at a value (set-up).
+  void find_surface_crossings();
+
   /// Adds to forces[dim * n + a] the local part of the force on obstacle n: staircase
   /// obstacles, from the faces of their solid cells.
   void add_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
@@ -102,6 +124,8 @@ private:
   double viscosity_ = 0.0;
   std::vector<DirichletWall> walls_;
   std::vector<ObstacleConfig> obstacles_;
+  std::vector<HeldScalar> held_scalars_;
+  std::vector<SurfaceCrossing> crossings_;
   double coefficient_scale_ = 0.0;  // 2 / (U^2 A), 0 without a reference
   std::vector<ProbeConfig> probes_;
   std::vector<bool> probe_here_;  // this rank owns the probe's cell

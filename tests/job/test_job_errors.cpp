@@ -115,10 +115,10 @@ const std::vector<Group> kRefusedJobs = {
         // ... and so is a key that another shape takes.
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], radius: 1}\n",
          {"job.yaml:7: obstacles[0].radius: unknown key for shape 'box' (expected one of: "
-          "shape, lower, upper, boundary, surface)"}},
+          "shape, lower, upper, boundary, surface, scalars, fluxes)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, axis: z}\n",
          {"job.yaml:7: obstacles[0].axis: unknown key for shape 'sphere' (expected one of: "
-          "shape, center, radius, boundary, surface)"}},
+          "shape, center, radius, boundary, surface, scalars, fluxes)"}},
         {kHead + "forces: {gravty: [0, -1]}\n",
          {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
           "vorticity_confinement, wind, regions)"}},
@@ -151,7 +151,7 @@ const std::vector<Group> kRefusedJobs = {
         // Keys another shape takes are reported after the keys no shape takes.
         {kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], size: 2}\n",
          {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface)"}},
+          "radius, axis, lower, upper, boundary, surface, scalars, fluxes)"}},
     }},
     {"WrongNodeType", {
         {"grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"}},
@@ -621,7 +621,7 @@ const std::vector<Group> kRefusedJobs = {
           "box, cylinder), got \"cone\""}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
          {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface)"}},
+          "radius, axis, lower, upper, boundary, surface, scalars, fluxes)"}},
     }},
 
     // --- scalars
@@ -733,6 +733,19 @@ const std::vector<Group> kRefusedJobs = {
           "(scalars); give it a value or a flux, not both"}},
         {kHead + "scalars: {s: {diffusion: 1}}\nboundary:\n  x:\n    lower: {type: outflow, fluxes: {s: 1}}\n",
          {"job.yaml:9: boundary.x.lower.fluxes: unknown key for type 'outflow'"}},
+    }},
+    {"ObstacleScalarValues", {
+        // An obstacle holds scalars or lets them through as a wall does, with the same checks.
+        {kHead + "scalars: {s: {}}\nobstacles:\n  - {shape: sphere, center: [0, 0], radius: 1,"
+         " scalars: {t: 1}}\n",
+         {"job.yaml:8: obstacles[0].scalars.t: unknown scalar 't'"}},
+        {kHead + "scalars: {s: {}}\nobstacles:\n  - {shape: sphere, center: [0, 0], radius: 1,"
+         " fluxes: {s: 1}}\n",
+         {"job.yaml:8: obstacles[0].fluxes.s: a flux through an obstacle needs diffusion"}},
+        {kHead + "scalars: {s: {diffusion: 1}}\nobstacles:\n  - {shape: sphere, center: [0, 0],"
+         " radius: 1, scalars: {s: 0}, fluxes: {s: 1}}\n",
+         {"job.yaml:8: obstacles[0].fluxes.s: 's' is also held at a value on this obstacle "
+          "(scalars); give it a value or a flux, not both"}},
     }},
 
     // --- weak scaling

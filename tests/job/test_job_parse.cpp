@@ -315,9 +315,9 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
       "    - {shape: sphere, center: [0.5, 0.5, 0.5], radius: 0.1, acceleration: [0, 5, 0]}\n"
       "    - {shape: cylinder, center: [0, 0, 0], radius: 0.3, acceleration: [1, 2, 3]}\n"
       "obstacles:\n"
-      "  - {shape: sphere, center: [0.5, 0.9, 0.5], radius: 0.15}\n"
+      "  - {shape: sphere, center: [0.5, 0.9, 0.5], radius: 0.15, scalars: {temperature: 2}}\n"
       "  - {shape: cylinder, center: [0.3, 0.5, 0.5], radius: 0.05, axis: y,\n"
-      "     boundary: free-slip}\n"
+      "     boundary: free-slip, fluxes: {density: 3e-4}}\n"
       "  - {shape: box, lower: [0.8, 0, 0], upper: [1, 0.1, 1], boundary: no-slip,\n"
       "     surface: cut}\n"
       "time: {cfl: 4.0, dt_min: 0.001, dt_max: 0.05, end: 1.0}\n"
@@ -418,6 +418,12 @@ TEST(Config, EveryNewKeyParsesToExpectedValues) {
   EXPECT_EQ(job.obstacles[2].boundary, BoundaryKind::NoSlip);
   EXPECT_EQ(job.obstacles[0].surface, sf::ObstacleConfig::Surface::Staircase);  // the default
   EXPECT_EQ(job.obstacles[2].surface, sf::ObstacleConfig::Surface::Cut);
+  // Scalar conditions as on a wall: a value held, a flux stored as the gradient flux / kappa.
+  EXPECT_EQ(job.obstacles[0].scalar_values, (std::map<std::string, double>{{"temperature", 2.0}}));
+  EXPECT_TRUE(job.obstacles[0].scalar_gradients.empty());
+  ASSERT_EQ(job.obstacles[1].scalar_gradients.count("density"), 1u);
+  EXPECT_DOUBLE_EQ(job.obstacles[1].scalar_gradients.at("density"), 3.0);
+  EXPECT_TRUE(job.obstacles[2].scalar_values.empty());
 
   EXPECT_EQ(job.time.dt, 0.0);
   EXPECT_EQ(job.time.cfl, 4.0);

@@ -283,5 +283,29 @@ TEST(Diagnostics, CutObstacleForcesAreExactForLinearShearAndPressure) {
   }
 }
 
+// A floor that holds "heat" at 2 under the linear profile s = 2 + g (y - y0): the flux into the
+// fluid through its surface is -kappa g L_x, which the segments from the first free centres to
+// the surface give exactly wherever it lies (theta h cancels), on every layout; the staircase's
+// surface is its top face (y0 = 0.5 there).
+TEST(Diagnostics, ObstacleScalarFluxIsExactForALinearProfile) {
+  const double g = -1.5, lx = 1.25, kappa = 0.3;
+  for (double y0 : {0.5, 0.51, 0.6}) {
+    for (auto surface : {ObstacleConfig::Surface::Staircase, ObstacleConfig::Surface::Cut}) {
+      if (surface == ObstacleConfig::Surface::Staircase && y0 != 0.5) continue;
+      JobConfig job = floor_job(y0, surface);
+      job.scalars = {scalar("heat")};
+      job.scalars[0].diffusion = kappa;
+      job.obstacles[0].scalar_values["heat"] = 2.0;
+      for (const test::Layout& layout : test::layouts(2)) {
+        auto c = make_case(job, layout.processes);
+        set_field(c->scalars[0], [&](int, double, double y, double) { return 2.0 + g * (y - y0); });
+        const std::vector<double> values = measure_shear_over_floor(*c, 0.0, y0);
+        EXPECT_NEAR(column(*c, values, "obstacle0_heat_flux"), -kappa * g * lx, 1e-12)
+            << layout.name << ", y0 " << y0;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sf
