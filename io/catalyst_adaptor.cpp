@@ -361,9 +361,12 @@ PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
              "%s:%d: catalyst.scripts[%d]: ParaView could not load '%s' as a Catalyst script",
              job.source.c_str(), config.scripts[first_failed].line, first_failed,
              config.scripts[first_failed].path.c_str());
-  PetscCall(m.input.lay_out(grid, solids, job.scalars, true));
+  std::vector<std::string> cell_fields;
+  for (const ScalarConfig& scalar : job.scalars) cell_fields.push_back(scalar.name);
+  if (job.liquid.enabled) cell_fields.push_back(LiquidConfig::kLevelSetName);
+  PetscCall(m.input.lay_out(grid, solids, cell_fields, true));
   m.input.name = kChannel;
-  PetscCall(m.owned.lay_out(grid, solids, job.scalars, false));
+  PetscCall(m.owned.lay_out(grid, solids, cell_fields, false));
   m.owned.name = kOwnedChannel;
   for (int a = 0; a < 3; ++a) {
     m.whole_extent[2 * a] = 0;

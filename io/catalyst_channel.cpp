@@ -10,7 +10,7 @@
 namespace sf {
 
 PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
-                                const std::vector<ScalarConfig>& scalar_configs,
+                                const std::vector<std::string>& scalar_names,
                                 bool with_ghosts) {
   PetscFunctionBeginUser;
   const IndexBox& owned = g.owned_cells();
@@ -40,9 +40,9 @@ PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
   velocity->SetNumberOfTuples(cells);
   image->GetCellData()->AddArray(velocity);
   image->GetCellData()->SetActiveVectors("velocity");
-  for (const ScalarConfig& config : scalar_configs) {
+  for (const std::string& name : scalar_names) {
     auto array = vtkSmartPointer<vtkDoubleArray>::New();
-    array->SetName(config.name.c_str());
+    array->SetName(name.c_str());
     if (!shares_vectors) array->SetNumberOfTuples(cells);
     image->GetCellData()->AddArray(array);
     scalars.push_back(array);

@@ -24,8 +24,10 @@ struct Channel {
   std::vector<vtkSmartPointer<vtkDoubleArray>> scalars;
   OwnedVec pressure_local;  // the pressure with its ghosts, when they are needed
 
+  /// `scalar_names`: the cell fields after the velocity, in the order of InSituState::scalars
+  /// (the job's scalars, then a liquid's level set).
   PetscErrorCode lay_out(const Grid& grid, const SolidMask& solids,
-                         const std::vector<ScalarConfig>& scalar_configs, bool with_ghosts);
+                         const std::vector<std::string>& scalar_names, bool with_ghosts);
   PetscErrorCode fill(const Grid& grid, const InSituState& state);
   PetscErrorCode release(const InSituState& state);
 };

@@ -153,10 +153,12 @@ void write_frame_header(CollectiveFile& out, const Grid& grid, const JobConfig& 
 
 /// The cell-centred datasets, each described on itself: the velocity averaged to the centres,
 /// every scalar, the pressure (when not null) and the solid mask, the velocity and the mask
-/// packed in `buffer` (packing_size() doubles). Collective.
+/// packed in `buffer` (packing_size() doubles). With a `liquid`, the last scalar is its level
+/// set. Collective.
 PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const Field& velocity,
                                    const std::vector<Field>& scalars, Vec pressure,
-                                   const SolidMask& solids, std::vector<double>& buffer) {
+                                   const SolidMask& solids, bool liquid,
+                                   std::vector<double>& buffer) {
   PetscFunctionBeginUser;
   const hid_t file = out.id(), transfer = out.transfer();
   std::string* error = out.error();
@@ -190,11 +192,18 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                          dim == 3 ? "u, v, w (along x, y, z)"
                                   : "u, v, w (along x, y, z; w = 0 in 2D)"},
                         error) && ok;
-  for (const Field& scalar : scalars)
-    ok = describe_dataset(file, scalar.name(),
-                          {"cell", axes, "as the job gives scalars." + scalar.name(),
-                           "scalar " + scalar.name() + " at cell centres", ""},
-                          error) && ok;
+  for (const Field& scalar : scalars) {
+    const bool level_set = liquid && &scalar == &scalars.back();
+    const DatasetNotes notes =
+        level_set ? DatasetNotes{"cell", axes, "length",
+                                 "the liquid's level set at cell centres: the signed distance "
+                                 "to its surface, negative in the liquid, held at +-liquid.band "
+                                 "cells beyond the band",
+                                 ""}
+                  : DatasetNotes{"cell", axes, "as the job gives scalars." + scalar.name(),
+                                 "scalar " + scalar.name() + " at cell centres", ""};
+    ok = describe_dataset(file, scalar.name(), notes, error) && ok;
+  }
   if (pressure)
     ok = describe_dataset(file, "pressure",
                           {"cell", axes, "length^2 / time^2 (kinematic: pressure / density)",
@@ -287,7 +296,8 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   CollectiveFile out(comm, path, "output frame");
   PetscCall(out.create(frame_bytes(grid, *job_, scalars.size(), pressure != nullptr)));
   write_frame_header(out, grid, *job_, provenance, rank == 0, frame, step, time);
-  PetscCall(write_cell_datasets(out, grid, velocity, scalars, pressure, *solids_, buffer));
+  PetscCall(write_cell_datasets(out, grid, velocity, scalars, pressure, *solids_,
+                                job_->liquid.enabled, buffer));
   PetscCall(write_face_datasets(out, grid, velocity, buffer));
   PetscCall(out.commit());
 

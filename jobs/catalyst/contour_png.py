@@ -12,6 +12,8 @@
 #   --color-by NAME     field that colours the surface (default: temperature if the job has it)
 #   --range LOW HIGH    colour range, fixed so that frames compare (default: the range of the
 #                       colouring field on the surface, per image, shown on the colour bar)
+#   --solid-color R G B one colour (0..1 each), shaded, instead of a field and its colour bar:
+#                       a liquid's surface, --field phi --value 0 --solid-color 0.2 0.45 0.8
 #   --size W H          image size in pixels (default: 800 800)
 #   --prefix NAME       file name prefix (default: contour_<field>)
 # Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
@@ -28,6 +30,7 @@ parser.add_argument("--field", default="density")
 parser.add_argument("--value", type=float, default=0.1)
 parser.add_argument("--color-by", dest="color_by", default=None)
 parser.add_argument("--range", nargs=2, type=float, default=None)
+parser.add_argument("--solid-color", dest="solid_color", nargs=3, type=float, default=None)
 parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
 parser.add_argument("--prefix", default=None)
 settings, _ = parser.parse_known_args(job_args)
@@ -49,21 +52,26 @@ surface.ContourBy = ["POINTS", settings.field]
 surface.Isosurfaces = [settings.value]
 surface.ComputeScalars = 1
 surface_display = Show(surface, view)
-ColorBy(surface_display, ("POINTS", color_by))
-lut = GetColorTransferFunction(color_by)
-lut.ApplyPreset("Inferno (matplotlib)", True)
-if settings.range:
-    lut.AutomaticRescaleRangeMode = "Never"
-    lut.RescaleTransferFunction(settings.range[0], settings.range[1])
+if settings.solid_color:
+    surface_display.ColorArrayName = ["POINTS", ""]
+    surface_display.AmbientColor = surface_display.DiffuseColor = settings.solid_color
+    surface_display.Specular = 0.3
 else:
-    # A fixed 0..1 made a surface at temperature ~0.09 render almost black: follow the data.
-    lut.AutomaticRescaleRangeMode = "Clamp and update every timestep"
-surface_display.SetScalarBarVisibility(view, True)
-bar = GetScalarBar(lut, view)
-bar.Title = color_by
-bar.ComponentTitle = ""
-bar.TitleColor = bar.LabelColor = [0.0, 0.0, 0.0]
-bar.WindowLocation = "Lower Right Corner"
+    ColorBy(surface_display, ("POINTS", color_by))
+    lut = GetColorTransferFunction(color_by)
+    lut.ApplyPreset("Inferno (matplotlib)", True)
+    if settings.range:
+        lut.AutomaticRescaleRangeMode = "Never"
+        lut.RescaleTransferFunction(settings.range[0], settings.range[1])
+    else:
+        # A fixed 0..1 made a surface at temperature ~0.09 render almost black: follow the data.
+        lut.AutomaticRescaleRangeMode = "Clamp and update every timestep"
+    surface_display.SetScalarBarVisibility(view, True)
+    bar = GetScalarBar(lut, view)
+    bar.Title = color_by
+    bar.ComponentTitle = ""
+    bar.TitleColor = bar.LabelColor = [0.0, 0.0, 0.0]
+    bar.WindowLocation = "Lower Right Corner"
 
 outline_display = Show(input, view)
 outline_display.Representation = "Outline"

@@ -28,6 +28,18 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(set_initial_scalar(job.scalars[s], scalars_[s]));
     PetscCall(solids_.hold_scalar_values(scalars_[s]));
   }
+  double initial_volume = 0.0;
+  if (job.liquid.enabled) {
+    // The union's distance is exact but inside overlapping regions: one reinitialisation makes
+    // it a distance everywhere in the band before the first step (a restart replaces it).
+    scalars_.emplace_back();
+    Field& phi = scalars_.back();
+    PetscCall(phi.setup_level_set(grid_, LiquidConfig::kLevelSetName));
+    PetscCall(level_set_.setup(grid_, job.liquid));
+    PetscCall(level_set_.initialise(phi));
+    PetscCall(level_set_.reinitialise(phi, nullptr));
+    PetscCall(level_set_.volume(phi, &initial_volume));
+  }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
   if (job.time.scheme == TimeScheme::BDF2) {
     bdf2_ = std::make_unique<Bdf2Advection>();
@@ -40,7 +52,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
-  PetscCall(diagnostics_.setup(grid_, solids_, job));
+  PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
   build_step();
   // Before anything is written: no other run of this name may be using the directories, and a
   // new run must not mix its files with an earlier one's.
@@ -144,13 +156,15 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 //   5. diffuse, 6. project the pressure increment, 7. dissipate.
 // The forces are then evaluated from the advected state, which is first order in time for
 // forces that depend on the state (buoyancy, confinement, wind) and exact for constant ones.
-// A liquid will add "advect level set", "extrapolate velocity" and "reinitialise"; fire "react".
+// A liquid's level set is advected with the scalars and reinitialised after advection (before
+// anything reads it), every liquid.reinitialise_every steps; issue 15 will add "extrapolate
+// velocity" and the free surface's projection; fire "react".
 void Simulation::build_step() {
   const JobConfig& job = *job_;
   using Run = std::function<PetscErrorCode(double dt, StepReport* report)>;
   const Run forces = [this, &job](double dt, StepReport*) {
     PetscFunctionBeginUser;
-    for (size_t s = 0; s < scalars_.size(); ++s)
+    for (size_t s = 0; s < job.scalars.size(); ++s)
       PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
     PetscCall(fill_all_ghosts());
     PetscCall(forces_.apply(velocity_, scalars_, dt));
@@ -162,7 +176,7 @@ void Simulation::build_step() {
     report->diffusion_iterations = 0;
     PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
     report->diffusion_iterations += iterations;
-    for (size_t s = 0; s < scalars_.size(); ++s) {
+    for (size_t s = 0; s < job.scalars.size(); ++s) {
       PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
       report->diffusion_iterations += iterations;
     }
@@ -182,9 +196,18 @@ void Simulation::build_step() {
   };
   const Run dissipate_scalars = [this, &job](double dt, StepReport*) {
     PetscFunctionBeginUser;
-    for (size_t s = 0; s < scalars_.size(); ++s)
+    for (size_t s = 0; s < job.scalars.size(); ++s)
       PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
     PetscFunctionReturn(0);
+  };
+  const Run reinitialise = [this, &job](double, StepReport*) {
+    PetscFunctionBeginUser;
+    if (level_set_.reinitialises_after(step_ + 1))
+      PetscCall(level_set_.reinitialise(scalars_[job.scalars.size()], nullptr));
+    PetscFunctionReturn(0);
+  };
+  const auto add_surface_stages = [&]() {
+    if (job.liquid.enabled) stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
   };
   stages_.clear();
   if (job.time.scheme == TimeScheme::Stam) {
@@ -206,6 +229,7 @@ void Simulation::build_step() {
                          report->remote_points = advection.remote_points;
                          PetscFunctionReturn(0);
                        }});
+    add_surface_stages();
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
@@ -226,6 +250,7 @@ void Simulation::build_step() {
                        report->remote_points = advection.remote_points;
                        PetscFunctionReturn(0);
                      }});
+  add_surface_stages();
   stages_.push_back({"forces", Stage::Forces, implicit(forces)});
   stages_.push_back({"pressure gradient", Stage::Project, implicit([this](double dt, StepReport*) {
                        return projection_->subtract_pressure_gradient(velocity_, dt);

@@ -13,6 +13,7 @@
 #include "checkpoint.hpp"
 #include "job.hpp"
 #include "diagnostics.hpp"
+#include "level_set.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"
@@ -131,7 +132,10 @@ private:
   Grid grid_;
   SolidMask solids_;
   Field velocity_;
+  // The job's scalars in its order, then with a liquid its level set (advected, written and
+  // checkpointed with them): scalars_[job.scalars.size()].
   std::vector<Field> scalars_;
+  LevelSet level_set_;
   Forces forces_;
   FlowDiagnostics diagnostics_;
   std::unique_ptr<Advection> advection_;  // time.scheme: stam

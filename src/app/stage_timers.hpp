@@ -13,7 +13,8 @@ namespace sf {
 
 /// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
 /// analysis (Catalyst).
-enum class Stage { Forces, Advect, Diffuse, Project, Output, InSitu, Count };
+// Surface: a liquid's level set (reinitialisation; issue 15 adds its other stages here).
+enum class Stage { Forces, Advect, Diffuse, Project, Surface, Output, InSitu, Count };
 const char* stage_name(Stage stage);
 
 /// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that

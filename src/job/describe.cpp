@@ -113,6 +113,13 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     obstacles += "; ";
   }
   add("obstacles", obstacles);
+  if (job.liquid.enabled) {
+    std::string liquid;
+    for (const Region& region : job.liquid.initial) liquid += format(region, dim) + "; ";
+    add("liquid.initial", liquid);
+    add("liquid.band", std::to_string(job.liquid.band));
+    add("liquid.reinitialise_every", std::to_string(job.liquid.reinitialise_every));
+  }
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));
   add("time.cfl", format(job.time.cfl));

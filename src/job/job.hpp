@@ -234,6 +234,20 @@ struct DiagnosticsConfig {
   double reference_area = 0.0;
 };
 
+/// A liquid with a free surface (issue 15), tracked by a level set phi at cell centres: phi < 0
+/// in the liquid, |phi| the distance to its surface within a band about it. phi is advected with
+/// the scalars (one trace for all) and written, checkpointed and probed like them, under the
+/// name kLevelSetName; it has no diffusion, dissipation or sources.
+struct LiquidConfig {
+  static constexpr const char* kLevelSetName = "phi";
+  bool enabled = false;
+  std::vector<Region> initial;  // the liquid at the start: the union of these regions
+  // Half-width of the band, in cells of the smallest spacing, in which reinitialisation keeps
+  // phi a signed distance; beyond it phi is held at +-band.
+  int band = 5;
+  int reinitialise_every = 1;  // steps between reinitialisations, >= 1
+};
+
 struct OutputConfig {
   std::string directory = "output";  // created if missing (relative to the working directory)
   double interval = 0.0;             // simulated time between frames; 0 = only the initial frame
@@ -271,6 +285,7 @@ struct JobConfig {
   AdvectionConfig advection;
   ForcesConfig forces;
   std::vector<ObstacleConfig> obstacles;
+  LiquidConfig liquid;
   SolverConfig pressure;  // rtol 1e-8 by default
   SolverConfig diffusion{1e-10, 1e-14, 500};
   TimeConfig time;

@@ -395,6 +395,8 @@ private:
   WindConfig parse_wind(const Field& field, int dim) const;
   std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim,
                                               const std::vector<ScalarConfig>& scalars) const;
+  LiquidConfig parse_liquid(const std::optional<Field>& field, int dim,
+                            const std::vector<ScalarConfig>& scalars) const;
   /// A solver's stopping rule; `projection` admits the pressure's divergence target.
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
                             bool projection) const;

@@ -245,7 +245,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
-                       "forces", "obstacles", "time", "pressure", "diffusion", "output",
+                       "forces", "obstacles", "liquid", "time", "pressure", "diffusion", "output",
                        "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options"});
 
   JobConfig job;
@@ -285,6 +285,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.advection = parse_advection(top.find("advection"), job.grid);
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
+  job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
   job.time = parse_time(top, job.advection);
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);

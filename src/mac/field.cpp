@@ -82,6 +82,15 @@ PetscErrorCode Field::setup_scalar(const Grid& grid, const std::string& name) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Field::setup_level_set(const Grid& grid, const std::string& name) {
+  PetscFunctionBeginUser;
+  PetscCall(setup_scalar(grid, name));
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s)
+      if (boundary_[0][a][s].rule != GhostRule::Periodic) boundary_[0][a][s] = GhostFill{};
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode Field::setup_velocity(const Grid& grid) {
   PetscFunctionBeginUser;
   PetscCall(allocate(grid, grid.face_dm(), "velocity", grid.dim()));

@@ -43,6 +43,9 @@ public:
   /// A cell-centred scalar named `name`; walls and outflow are zero-gradient, inflow faces carry
   /// the job's inflow value for this scalar (0 if not given).
   PetscErrorCode setup_scalar(const Grid& grid, const std::string& name);
+  /// A cell-centred level set (a distance to a surface): zero-gradient on every side that is not
+  /// periodic, inflow faces included (what enters carries no surface of its own).
+  PetscErrorCode setup_level_set(const Grid& grid, const std::string& name);
   /// The MAC face velocity, dof = dim, on the face DM. No-slip: u = 0 (normal and tangential);
   /// free-slip: normal u = 0, tangential zero-gradient; inflow: u = inflow velocity with its
   /// profile; outflow: zero-gradient.

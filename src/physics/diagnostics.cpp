@@ -31,7 +31,8 @@ double face_area(const Grid& grid, int axis) {
 }  // namespace
 
 PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
-                                      const JobConfig& job) {
+                                      const JobConfig& job, const LevelSet* level_set,
+                                      double initial_volume) {
   PetscFunctionBeginUser;
   grid_ = &grid;
   solids_ = &solids;
@@ -39,13 +40,24 @@ PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
   probes_ = job.diagnostics.probes;
   columns_ = {"kinetic_energy", "enstrophy", "dissipation"};
   for (const ScalarConfig& scalar : job.scalars) columns_.push_back(scalar.name + "_total");
+  scalar_totals_ = job.scalars.size();
+  level_set_ = job.liquid.enabled ? level_set : nullptr;
+  PetscCheck(!job.liquid.enabled || level_set_, grid.comm(), PETSC_ERR_ARG_NULL,
+             "the diagnostics of a liquid need its level set");
+  initial_volume_ = initial_volume;
+  std::vector<std::string> sampled;  // the cell fields a probe samples
+  for (const ScalarConfig& scalar : job.scalars) sampled.push_back(scalar.name);
+  if (level_set_) {
+    columns_.push_back("liquid_volume");
+    columns_.push_back("liquid_volume_change");
+    sampled.push_back(LiquidConfig::kLevelSetName);
+  }
   const char* component[3] = {"u", "v", "w"};
   probe_here_.clear();
   for (const ProbeConfig& probe : probes_) {
     for (int c = 0; c < grid.dim(); ++c)
       columns_.push_back("probe_" + probe.name + "_" + component[c]);
-    for (const ScalarConfig& scalar : job.scalars)
-      columns_.push_back("probe_" + probe.name + "_" + scalar.name);
+    for (const std::string& name : sampled) columns_.push_back("probe_" + probe.name + "_" + name);
     // The cell holding the point (a point on the upper boundary belongs to the last cell), so
     // exactly one rank samples it.
     PetscInt cell[3] = {0, 0, 0};
@@ -446,12 +458,21 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     ArrayView owned;
     PetscCall(VecGetArrayRead(scalars[s].global(), &owned_data));
     PetscCall(grid.global_view(scalars[s].dm(), const_cast<PetscScalar*>(owned_data), &owned));
-    double total = 0.0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (!solids_->solid(i, j, k)) total += owned(i, j, k);
-    });
+    if (s < scalar_totals_) {
+      double total = 0.0;
+      for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+        if (!solids_->solid(i, j, k)) total += owned(i, j, k);
+      });
+      local[column++] = total * volume;
+    }
     PetscCall(VecRestoreArrayRead(scalars[s].global(), &owned_data));
-    local[column++] = total * volume;
+  }
+  // The liquid's volume is reduced on its own (collective); one rank's share enters the sum.
+  const size_t volume_at = column;
+  double liquid_volume = 0.0;
+  if (level_set_) {
+    PetscCall(level_set_->volume(scalars[scalar_totals_], &liquid_volume));
+    column += 2;
   }
 
   const LocalSampler velocity_sampler(grid, u, Interpolation::Linear);
@@ -529,6 +550,11 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   values->assign(local.size(), 0.0);
   PetscCallMPI(MPI_Allreduce(local.data(), values->data(), static_cast<int>(local.size()),
                              MPI_DOUBLE, MPI_SUM, grid.comm()));
+  if (level_set_) {
+    (*values)[volume_at] = liquid_volume;
+    (*values)[volume_at + 1] =
+        initial_volume_ > 0.0 ? 100.0 * (liquid_volume - initial_volume_) / initial_volume_ : 0.0;
+  }
   for (size_t w = 0; w < walls_.size(); ++w) {
     double& flux = (*values)[wall_columns[w]];
     if (walls_[w].nusselt_scale > 0.0)

@@ -11,6 +11,8 @@
 //                    axes a, b (2D: the nodes, one component);
 //   dissipation      eps = nu sum w |grad u|^2 V, all dim^2 derivatives (2 nu Z in a periodic box);
 //   scalar totals    sum over fluid cells of s V;
+//   liquid volume    sum over cells of H(-phi) V, H the level set's smeared Heaviside
+//                    (level_set.hpp), and its change from the start in percent;
 //   wall fluxes      for every wall that holds a scalar at a value s_w (a Dirichlet wall), the
 //                    diffusive flux of s into the fluid through it, F = kappa sum (-ds/dn) A over
 //                    the wall's cells (n into the fluid, A the cell's face area), with the
@@ -49,18 +51,24 @@
 
 #include "field.hpp"
 #include "job.hpp"
+#include "level_set.hpp"
 #include "solids.hpp"
 
 namespace sf {
 
 class FlowDiagnostics {
 public:
+  /// With a liquid, `level_set` measures it (its field follows the job's scalars in measure()'s
+  /// `scalars`) and `initial_volume` is its volume at the start, what changes are relative to.
   /// Collective.
-  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const JobConfig& job);
+  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
+                       const LevelSet* level_set = nullptr, double initial_volume = 0.0);
 
   /// The CSV column names of measure()'s values, in order: kinetic_energy, enstrophy,
-  /// dissipation, <scalar>_total per scalar, then probe_<name>_u/v(/w) and probe_<name>_<scalar>
-  /// per probe, then <scalar>_flux_<axis>_<side> (and <scalar>_nusselt_<axis>_<side>) per
+  /// dissipation, <scalar>_total per scalar, with a liquid liquid_volume and
+  /// liquid_volume_change (in % of the initial volume), then probe_<name>_u/v(/w) and
+  /// probe_<name>_<scalar> per probe (and probe_<name>_phi with a liquid), then
+  /// <scalar>_flux_<axis>_<side> (and <scalar>_nusselt_<axis>_<side>) per
   /// Dirichlet wall, as in "temperature_nusselt_x_lower", then obstacle<n>_fx/fy(/fz) (and with a
   /// reference obstacle<n>_cx/cy(/cz)) per obstacle, n from 0 in the job's order, then
   /// obstacle<n>_<scalar>_flux per obstacle and scalar it holds at a value.
@@ -123,6 +131,9 @@ private:
   const SolidMask* solids_ = nullptr;
   double viscosity_ = 0.0;
   std::vector<DirichletWall> walls_;
+  size_t scalar_totals_ = 0;  // the job's scalars (a liquid's level set follows them)
+  const LevelSet* level_set_ = nullptr;
+  double initial_volume_ = 0.0;
   std::vector<ObstacleConfig> obstacles_;
   std::vector<HeldScalar> held_scalars_;
   std::vector<SurfaceCrossing> crossings_;

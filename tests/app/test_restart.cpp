@@ -92,17 +92,19 @@ PetscErrorCode run_job(MPI_Comm comm, const std::string& text, const std::string
 
 // Stop at t = 0.5 (a checkpoint is written at the end), continue to t = 1.0 from it, and compare
 // with a run straight to t = 1.0: every frame after the restart and the final state agree bit for
-// bit, and the index lists each frame once. With time.scheme `scheme`.
-void expect_restart_bit_for_bit(const std::string& scheme) {
-  const std::string dir = scratch() + "/same_" + scheme;
+// bit, and the index lists each frame once. With time.scheme `scheme`, and `extra` added to the
+// job (its fields listed in `more_datasets`).
+void expect_restart_bit_for_bit(const std::string& scheme, const std::string& extra = "",
+                                const std::vector<std::string>& more_datasets = {}) {
+  const std::string dir = scratch() + "/same_" + scheme + (extra.empty() ? "" : "_extra");
   if (test::comm_rank() == 0) fs::remove_all(dir);
   MPI_Barrier(MPI_COMM_WORLD);
   int straight_steps = 0, resumed_steps = 0;
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/straight", "", scheme), "",
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/straight", extra, scheme), "",
                     &straight_steps),
             0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(0.5, dir + "/resumed", "", scheme), ""), 0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/resumed", "", scheme), "latest",
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(0.5, dir + "/resumed", extra, scheme), ""), 0);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/resumed", extra, scheme), "latest",
                     &resumed_steps),
             0);
   EXPECT_EQ(resumed_steps, straight_steps);
@@ -112,7 +114,9 @@ void expect_restart_bit_for_bit(const std::string& scheme) {
     for (int frame = 5; frame <= 10; ++frame) {
       char name[32];
       std::snprintf(name, sizeof name, "/restart_%06d.h5", frame);
-      for (const char* dataset : {"velocity", "density", "temperature", "pressure"})
+      std::vector<std::string> datasets = {"velocity", "density", "temperature", "pressure"};
+      datasets.insert(datasets.end(), more_datasets.begin(), more_datasets.end());
+      for (const std::string& dataset : datasets)
         EXPECT_TRUE(same_bits(read_all(dir + "/straight" + name, dataset),
                               read_all(dir + "/resumed" + name, dataset)))
             << "frame " << frame << " " << dataset;
@@ -135,6 +139,16 @@ TEST(Restart, ContinuesBitForBitOnTheSameRankCount) { expect_restart_bit_for_bit
 // The second-order step needs the step before: the checkpoint keeps it (/previous_step), and
 // without it the first step after the restart would be a first-order one and differ.
 TEST(Restart, ContinuesBitForBitWithTheSecondOrderStep) { expect_restart_bit_for_bit("bdf2"); }
+
+// A liquid's level set is checkpointed with the scalars, and its reinitialisation (every second
+// step, counted from the run's start) resumes on the same steps.
+TEST(Restart, ContinuesBitForBitWithALiquid) {
+  expect_restart_bit_for_bit(
+      "stam",
+      "liquid: {initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}],"
+      " reinitialise_every: 2}\n",
+      {"phi"});
+}
 
 // A checkpoint written by two ranks (one when the test runs alone) restarts on all ranks with the
 // same fields: a checkpoint written immediately after the restart equals the original bitwise.

@@ -95,8 +95,8 @@ const std::vector<Group> kRefusedJobs = {
     {"UnknownTopLevelKey", {
         {kHead + "gird: {}\n",
          {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
-          "scalars, fluid, advection, forces, obstacles, time, pressure, diffusion, output, "
-          "checkpoint, debug, catalyst, diagnostics, petsc_options)"}},
+          "scalars, fluid, advection, forces, obstacles, liquid, time, pressure, diffusion, "
+          "output, checkpoint, debug, catalyst, diagnostics, petsc_options)"}},
     }},
     {"UnknownNestedKey", {
         {"grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",
@@ -733,6 +733,26 @@ const std::vector<Group> kRefusedJobs = {
           "(scalars); give it a value or a flux, not both"}},
         {kHead + "scalars: {s: {diffusion: 1}}\nboundary:\n  x:\n    lower: {type: outflow, fluxes: {s: 1}}\n",
          {"job.yaml:9: boundary.x.lower.fluxes: unknown key for type 'outflow'"}},
+    }},
+    {"LiquidSection", {
+        {kHead + "liquid: {band: 3}\n",
+         {"job.yaml:6: liquid.initial: missing required key"}},
+        {kHead + "liquid: {initial: []}\n",
+         {"job.yaml:6: liquid.initial: needs at least one region (the liquid at the start)"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0]}]}\n",
+         {"job.yaml:6: liquid.initial[0].radius: missing required key"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], band: 1}\n",
+         {"job.yaml:6: liquid.band: expected an integer >= 2 and <= 1000, got \"1\""}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " reinitialise_every: 0}\n",
+         {"job.yaml:6: liquid.reinitialise_every: expected an integer >= 1"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
+         {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
+          "reinitialise_every)"}},
+        {kHead + "scalars: {phi: {}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
+         " radius: 1}]}\n",
+         {"job.yaml:7: liquid: a liquid's level set is the field 'phi': rename the scalar of "
+          "that name"}},
     }},
     {"ObstacleScalarValues", {
         // An obstacle holds scalars or lets them through as a wall does, with the same checks.

@@ -530,6 +530,27 @@ TEST(Config, TimeSchemeDefaultsToStamAndAcceptsBdf2) {
   EXPECT_EQ(job.advection.interpolation, sf::Interpolation::Cubic);
 }
 
+TEST(Config, LiquidSectionAndItsDefaults) {
+  const std::string head = "grid: {cells: [8, 8]}\ntime: {dt: 1, end: 1}\n";
+  EXPECT_FALSE(sf::parse_job(head, "a").liquid.enabled);
+  const sf::JobConfig job = sf::parse_job(
+      head + "liquid:\n  initial:\n    - {shape: box, lower: [0, 0], upper: [0.4, 0.6]}\n"
+             "    - {shape: sphere, center: [0.7, 0.7], radius: 0.1}\n",
+      "a");
+  ASSERT_TRUE(job.liquid.enabled);
+  ASSERT_EQ(job.liquid.initial.size(), 2u);
+  EXPECT_EQ(job.liquid.initial[0].shape, Region::Shape::Box);
+  EXPECT_EQ(job.liquid.initial[1].radius, 0.1);
+  EXPECT_EQ(job.liquid.band, 5);
+  EXPECT_EQ(job.liquid.reinitialise_every, 1);
+  const sf::JobConfig tuned = sf::parse_job(
+      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}], band: 3,"
+             " reinitialise_every: 4}\n",
+      "a");
+  EXPECT_EQ(tuned.liquid.band, 3);
+  EXPECT_EQ(tuned.liquid.reinitialise_every, 4);
+}
+
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
   const std::string head = "grid: {cells: [8, 8], halo: 2}\ntime: {dt: 1, end: 1}\n";
   EXPECT_EQ(sf::parse_job(head + "advection: {interpolation: monotone_cubic}\n", "a")

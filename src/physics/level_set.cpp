@@ -1,0 +1,178 @@
+// The level set's initial distance, its reinitialisation and the liquid's volume (see
+// level_set.hpp for the method and its sources).
+#include "level_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "cut_faces.hpp"
+
+namespace sf {
+
+namespace {
+
+// The smeared Heaviside's half-width, in cells (Sussman, Smereka & Osher 1994).
+constexpr double kHeavisideCells = 1.5;
+// Pseudo-time step as a fraction of the Hamilton-Jacobi CFL limit h / dim.
+constexpr double kPseudoCfl = 0.45;
+
+double squared(double x) { return x * x; }
+
+double minmod(double a, double b) {
+  if (a * b <= 0.0) return 0.0;
+  return std::abs(a) < std::abs(b) ? a : b;
+}
+
+}  // namespace
+
+PetscErrorCode LevelSet::setup(const Grid& grid, const LiquidConfig& config) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  config_ = config;
+  h_ = grid.spacing(0);
+  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  band_width_ = config.band * h_;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::initialise(Field& phi) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  PetscScalar* data;
+  ArrayView view;
+  PetscCall(VecGetArray(phi.global(), &data));
+  PetscCall(grid.global_view(phi.dm(), data, &view));
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const PetscInt at[3] = {i, j, k};
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < grid.dim(); ++a) x[a] = grid.cell_center(a, at[a]);
+    const double d = union_distance(config_.initial, x, grid.dim());
+    view(i, j, k) = std::clamp(d, -band_width_, band_width_);
+  });
+  PetscCall(VecRestoreArray(phi.global(), &data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  PetscCall(phi.fill_ghosts());
+
+  // phi0 over the local extent, and the band listed with what its updates need of phi0.
+  const PetscScalar* local;
+  ArrayView l;
+  PetscCall(VecGetArrayRead(phi.local(), &local));
+  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(local), &l));
+  const size_t count = static_cast<size_t>(l.width[0] * l.width[1] * l.width[2]);
+  initial_.assign(local, local + count);
+  PetscCall(VecRestoreArrayRead(phi.local(), &local));
+  const PetscInt stride[3] = {1, l.width[0], l.width[0] * l.width[1]};
+  double inverse_h[3] = {0.0, 0.0, 0.0};
+  for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
+
+  std::vector<BandCell>& band = band_;
+  band.clear();
+  PetscScalar* owned;
+  ArrayView g;
+  PetscCall(VecGetArray(phi.global(), &owned));
+  PetscCall(grid.global_view(phi.dm(), owned, &g));
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const PetscInt at = l.offset(i, j, k);
+    const double p0 = initial_[static_cast<size_t>(at)];
+    if (!(std::abs(p0) < band_width_)) {
+      // Beyond the band the distance is not kept: the value only says which side.
+      g(i, j, k) = p0 < 0.0 ? -band_width_ : band_width_;
+      return;
+    }
+    BandCell cell{i, j, k, at, p0 / std::sqrt(p0 * p0 + h_ * h_),
+                  std::numeric_limits<double>::quiet_NaN()};
+    bool next_to_surface = p0 == 0.0;
+    double gradient2 = 0.0;
+    for (int a = 0; a < dim; ++a) {
+      const double below = initial_[static_cast<size_t>(at - stride[a])];
+      const double above = initial_[static_cast<size_t>(at + stride[a])];
+      next_to_surface |= p0 * below < 0.0 || p0 * above < 0.0;
+      const double slope = 0.5 * std::abs(above - below) * inverse_h[a];
+      gradient2 += slope * slope;
+    }
+    if (next_to_surface) cell.surface = p0 / std::max(std::sqrt(gradient2), 1e-12);
+    band.push_back(cell);
+  });
+  PetscCall(VecRestoreArray(phi.global(), &owned));
+
+  // Forward Euler in pseudo time, Jacobi-style: each iteration reads the exchanged values of
+  // the last one.
+  const double dtau = kPseudoCfl * h_ / dim;
+  const bool eno = grid.halo() >= 2;
+  const int iterations = static_cast<int>(std::ceil(band_width_ / dtau)) + 1;
+  for (int n = 0; n < iterations; ++n) {
+    PetscCall(phi.fill_ghosts());
+    PetscCall(VecGetArrayRead(phi.local(), &local));
+    PetscCall(VecGetArray(phi.global(), &owned));
+    PetscCall(grid.global_view(phi.dm(), owned, &g));
+    for (const BandCell& cell : band) {
+      const double p = local[cell.local];
+      if (!std::isnan(cell.surface)) {
+        const double side = cell.sign > 0.0 ? 1.0 : (cell.sign < 0.0 ? -1.0 : 0.0);
+        g(cell.i, cell.j, cell.k) = p - dtau / h_ * (side * std::abs(p) - cell.surface);
+        continue;
+      }
+      double gradient2 = 0.0;
+      for (int a = 0; a < dim; ++a) {
+        const PetscInt at = cell.local, step = stride[a];
+        double minus = (p - local[at - step]) * inverse_h[a];
+        double plus = (local[at + step] - p) * inverse_h[a];
+        if (eno) {
+          // Second-order ENO: the one-sided difference corrected by the smaller second
+          // difference on its side (h/2 minmod(D2-, D2), h/2 minmod(D2, D2+), in units of h).
+          const double here = local[at + step] - 2.0 * p + local[at - step];
+          const double below = p - 2.0 * local[at - step] + local[at - 2 * step];
+          const double above = local[at + 2 * step] - 2.0 * local[at + step] + p;
+          minus += 0.5 * minmod(below, here) * inverse_h[a];
+          plus -= 0.5 * minmod(here, above) * inverse_h[a];
+        }
+        gradient2 += cell.sign > 0.0
+                         ? std::max(squared(std::max(minus, 0.0)), squared(std::min(plus, 0.0)))
+                         : std::max(squared(std::min(minus, 0.0)), squared(std::max(plus, 0.0)));
+      }
+      g(cell.i, cell.j, cell.k) = p - dtau * cell.sign * (std::sqrt(gradient2) - 1.0);
+    }
+    PetscCall(VecRestoreArray(phi.global(), &owned));
+    PetscCall(VecRestoreArrayRead(phi.local(), &local));
+  }
+  PetscInt cells = static_cast<PetscInt>(band.size());
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPIU_INT, MPI_SUM, grid.comm()));
+  if (stats) *stats = {iterations, cells};
+  PetscFunctionReturn(0);
+}
+
+double LevelSet::liquid_fraction(double phi) const {
+  const double epsilon = kHeavisideCells * h_;
+  const double x = -phi;
+  if (x <= -epsilon) return 0.0;
+  if (x >= epsilon) return 1.0;
+  return 0.5 * (1.0 + x / epsilon + std::sin(M_PI * x / epsilon) / M_PI);
+}
+
+PetscErrorCode LevelSet::volume(const Field& phi, double* volume) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  double cell_volume = 1.0;
+  for (int a = 0; a < grid.dim(); ++a) cell_volume *= grid.spacing(a);
+  const PetscScalar* data;
+  ArrayView view;
+  PetscCall(VecGetArrayRead(phi.global(), &data));
+  PetscCall(grid.global_view(phi.dm(), const_cast<PetscScalar*>(data), &view));
+  double sum = 0.0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    sum += liquid_fraction(view(i, j, k));
+  });
+  PetscCall(VecRestoreArrayRead(phi.global(), &data));
+  sum *= cell_volume;
+  PetscCallMPI(MPI_Allreduce(&sum, volume, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
