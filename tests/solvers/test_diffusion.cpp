@@ -297,9 +297,10 @@ TEST(DiffusionObstacleScalar, HeldValueGivesTheExactLinearProfile) {
         auto profile = [&](int, double, double y, double) {
           return y >= y0 ? bottom + (top - bottom) * (y - y0) / (1.0 - y0) : bottom;
         };
-        auto problem = diffuse_over_floor(dim, floor, top, [&](int c, double x, double y, double z) {
+        auto initial = [&](int c, double x, double y, double z) {
           return y >= y0 ? profile(c, x, y, z) : 7.0;  // held cells: anything before the step
-        });
+        };
+        auto problem = diffuse_over_floor(dim, floor, top, initial);
         const double error = max_error(problem->scalar, profile);
         const bool on_face = y0 == 0.25;  // 5 cells of 0.05
         if (surface == ObstacleConfig::Surface::Cut || on_face) {
@@ -375,7 +376,8 @@ ObstacleConfig scalar_ball(int dim, ObstacleConfig::Surface surface) {
 TEST(DiffusionObstacleScalar, FluxThroughACurvedSurfaceCarriesItsArea) {
   const double kappa = 0.2, dt = 0.05, gradient = 0.8;
   for (int dim : {2, 3}) {
-    const double area = dim == 2 ? 2.0 * M_PI * kBallRadius : 4.0 * M_PI * kBallRadius * kBallRadius;
+    const double r = kBallRadius;
+    const double area = dim == 2 ? 2.0 * M_PI * r : 4.0 * M_PI * r * r;
     for (auto surface : {ObstacleConfig::Surface::Cut, ObstacleConfig::Surface::Staircase}) {
       std::vector<double> errors;
       for (long n : dim == 2 ? std::vector<long>{32, 64, 128} : std::vector<long>{16, 32, 64}) {
