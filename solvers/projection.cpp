@@ -5,14 +5,21 @@
 #include <algorithm>
 #include <cmath>
 
+#include "free_surface_projection.hpp"
 #include "krylov_projection.hpp"
 
 namespace sf {
 
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config,
-                               std::unique_ptr<Projection>* projection) {
+                               std::unique_ptr<Projection>* projection, Field* level_set) {
   PetscFunctionBeginUser;
+  if (level_set) {
+    auto free_surface = std::make_unique<FreeSurfaceProjection>();
+    PetscCall(free_surface->setup(grid, solids, config, *level_set));
+    *projection = std::move(free_surface);
+    PetscFunctionReturn(0);
+  }
   auto krylov = std::make_unique<KrylovProjection>();
   PetscCall(krylov->setup(grid, solids, config));
   *projection = std::move(krylov);

@@ -45,10 +45,12 @@ public:
   virtual void set_last_dt(double dt) = 0;
 };
 
-/// The projection strategy for the job (today the Krylov one; an FFT projection for periodic
-/// boxes or a ghost-fluid one for free surfaces is a new class and one entry here). Collective.
+/// The projection strategy for the job: the Krylov one, or with a liquid's level set the
+/// free-surface one (free_surface_projection.hpp); an FFT projection for periodic boxes will be
+/// a new class and one entry here. Collective.
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
-                               const SolverConfig& config, std::unique_ptr<Projection>* projection);
+                               const SolverConfig& config, std::unique_ptr<Projection>* projection,
+                               Field* level_set = nullptr);
 
 /// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
 /// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.

@@ -39,6 +39,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(level_set_.initialise(phi));
     PetscCall(level_set_.reinitialise(phi, nullptr));
     PetscCall(level_set_.volume(phi, &initial_volume));
+    // As far into the air as the level set is a distance.
+    PetscCall(extension_.setup(grid_, solids_, job.liquid.band));
+    PetscCall(extension_.extend(velocity_, phi));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
   if (job.time.scheme == TimeScheme::BDF2) {
@@ -49,7 +52,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                              &advection_));
   }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
-  PetscCall(make_projection(grid_, solids_, job.pressure, &projection_));
+  PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
+                            job.liquid.enabled ? &scalars_.back() : nullptr));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
@@ -156,9 +160,12 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 //   5. diffuse, 6. project the pressure increment, 7. dissipate.
 // The forces are then evaluated from the advected state, which is first order in time for
 // forces that depend on the state (buoyancy, confinement, wind) and exact for constant ones.
-// A liquid's level set is advected with the scalars and reinitialised after advection (before
-// anything reads it), every liquid.reinitialise_every steps; issue 15 will add "extrapolate
-// velocity" and the free surface's projection; fire "react".
+// With a liquid (Stam's step only) the step advects first, from the divergence-free velocity the
+// last step left (the level set with the scalars), then reinitialises the level set (every
+// liquid.reinitialise_every steps), applies the forces, diffuses, projects on the liquid (p = 0
+// on its surface) and extends the liquid's velocity into the air: 1. check, 2. advect,
+// 3. reinitialise, 4. forces, 5. diffuse, 6. project, 7. extend velocity, 8. dissipate.
+// Fire will add "react".
 void Simulation::build_step() {
   const JobConfig& job = *job_;
   using Run = std::function<PetscErrorCode(double dt, StepReport* report)>;
@@ -206,10 +213,43 @@ void Simulation::build_step() {
       PetscCall(level_set_.reinitialise(scalars_[job.scalars.size()], nullptr));
     PetscFunctionReturn(0);
   };
-  const auto add_surface_stages = [&]() {
-    if (job.liquid.enabled) stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
+  const Run extend = [this, &job](double, StepReport*) {
+    return extension_.extend(velocity_, scalars_[job.scalars.size()]);
+  };
+  const Run check_before_advection = [this](double dt, StepReport*) {
+    return check_state("before the advection of step", step_ + 1, dt);
+  };
+  // Stam's advection; `all_ghosts`: every field's ghosts are refreshed first, not only the
+  // velocity's.
+  const auto stam_advect = [this](bool all_ghosts) -> Run {
+    return [this, all_ghosts](double dt, StepReport* report) {
+      PetscFunctionBeginUser;
+      if (all_ghosts)
+        PetscCall(fill_all_ghosts());
+      else
+        PetscCall(velocity_.fill_ghosts());
+      AdvectionStats advection;
+      PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
+      report->remote_points = advection.remote_points;
+      PetscFunctionReturn(0);
+    };
   };
   stages_.clear();
+  if (job.time.scheme == TimeScheme::Stam && job.liquid.enabled) {
+    // A liquid's surface must move with the divergence-free velocity the last step left: the
+    // velocity after this step's forces (gravity, before its projection) would carry the whole
+    // surface down by g dt^2 a step. So the liquid's step advects first (Foster & Fedkiw 2001),
+    // then applies the forces, projects on the liquid and extends its velocity into the air.
+    stages_.push_back({"check", std::nullopt, check_before_advection});
+    stages_.push_back({"advect", Stage::Advect, stam_advect(true)});
+    stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
+    stages_.push_back({"forces", Stage::Forces, forces});
+    stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
+    stages_.push_back({"project", Stage::Project, project});
+    stages_.push_back({"extend velocity", Stage::Surface, extend});
+    stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
+    return;
+  }
   if (job.time.scheme == TimeScheme::Stam) {
     stages_.push_back({"forces", Stage::Forces, forces});
     // A force or source large enough to overflow makes the velocity infinite here, and
@@ -219,17 +259,9 @@ void Simulation::build_step() {
                          return check_state("after the sources and forces of step", step_ + 1,
                                             dt);
                        }});
-    stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
-                         PetscFunctionBeginUser;
-                         // The forces changed the velocity only: the scalars' ghosts are those
-                         // the forces stage exchanged after the sources, still current.
-                         PetscCall(velocity_.fill_ghosts());
-                         AdvectionStats advection;
-                         PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
-                         report->remote_points = advection.remote_points;
-                         PetscFunctionReturn(0);
-                       }});
-    add_surface_stages();
+    // The forces changed the velocity only: the scalars' ghosts are those the forces stage
+    // exchanged after the sources, still current.
+    stages_.push_back({"advect", Stage::Advect, stam_advect(false)});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
@@ -239,9 +271,7 @@ void Simulation::build_step() {
   const auto implicit = [this](Run run) -> Run {
     return [this, run](double, StepReport* report) { return run(implicit_dt_, report); };
   };
-  stages_.push_back({"check", std::nullopt, [this](double dt, StepReport*) {
-                       return check_state("before the advection of step", step_ + 1, dt);
-                     }});
+  stages_.push_back({"check", std::nullopt, check_before_advection});
   stages_.push_back({"advect", Stage::Advect, [this](double dt, StepReport* report) {
                        PetscFunctionBeginUser;
                        PetscCall(fill_all_ghosts());
@@ -250,7 +280,6 @@ void Simulation::build_step() {
                        report->remote_points = advection.remote_points;
                        PetscFunctionReturn(0);
                      }});
-  add_surface_stages();
   stages_.push_back({"forces", Stage::Forces, implicit(forces)});
   stages_.push_back({"pressure gradient", Stage::Project, implicit([this](double dt, StepReport*) {
                        return projection_->subtract_pressure_gradient(velocity_, dt);

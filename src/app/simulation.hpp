@@ -14,6 +14,7 @@
 #include "job.hpp"
 #include "diagnostics.hpp"
 #include "level_set.hpp"
+#include "velocity_extension.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"
@@ -136,6 +137,7 @@ private:
   // checkpointed with them): scalars_[job.scalars.size()].
   std::vector<Field> scalars_;
   LevelSet level_set_;
+  VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Forces forces_;
   FlowDiagnostics diagnostics_;
   std::unique_ptr<Advection> advection_;  // time.scheme: stam

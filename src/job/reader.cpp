@@ -287,6 +287,12 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
   job.time = parse_time(top, job.advection);
+  if (job.liquid.enabled && job.time.scheme == TimeScheme::BDF2) {
+    const MapReader time(*this, top.require("time"), false);
+    fail(time.require("scheme"), "a liquid runs with Stam's step only (time.scheme: stam): the "
+                                 "second-order step's incremental projection has no free surface "
+                                 "yet");
+  }
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   job.output = parse_output(top.find("output"));

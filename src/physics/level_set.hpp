@@ -24,7 +24,7 @@
 //               surface: a disc reinitialised every step then grew by 9 % over 80 steps).
 //           Measured (tests/physics/test_level_set.cpp): a disc carried round a periodic box
 //           with monotone cubic interpolation and reinitialised every step returns with its
-//           surface error falling at second order and its volume kept to 0.2 % on 32^2 cells.
+//           surface error falling at second order and its volume kept to 0.07 % on 32^2 cells.
 //           ceil(band h / dtau) + 1 iterations carry the distance across the band. Only the
 //           cells of the band (|phi0| < band h, listed once per reinitialisation) are
 //           updated, so each iteration costs the surface's cells plus one halo exchange.

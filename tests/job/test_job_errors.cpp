@@ -749,6 +749,10 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
           "reinitialise_every)"}},
+        {"grid: {cells: [8, 8], halo: 2}\ntime: {scheme: bdf2, dt: 0.1, end: 1}\n"
+         "advection: {interpolation: cubic}\n"
+         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         {"job.yaml:2: time.scheme: a liquid runs with Stam's step only (time.scheme: stam)"}},
         {kHead + "scalars: {phi: {}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
          " radius: 1}]}\n",
          {"job.yaml:7: liquid: a liquid's level set is the field 'phi': rename the scalar of "

@@ -1,0 +1,310 @@
+// The free-surface projection (see free_surface_projection.hpp for the rows and their sources).
+#include "free_surface_projection.hpp"
+
+#include <petscksp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "health.hpp"
+#include "krylov_setup.hpp"
+
+namespace sf {
+
+namespace {
+
+using OwnedNullSpace = Owned<MatNullSpace, MatNullSpaceDestroy>;
+
+constexpr const char* kPrefix = "pressure_";
+
+}  // namespace
+
+struct FreeSurfaceProjection::Impl {
+  const Grid* grid = nullptr;
+  const SolidMask* solids = nullptr;
+  Field* phi = nullptr;
+  OwnedDM dm;
+  OwnedMat matrix;
+  OwnedKSP ksp;
+  OwnedNullSpace null_space;
+  OwnedVec pressure;
+  OwnedVec pressure_local;
+  OwnedVec rhs;
+  double last_dt = 0.0;
+  std::array<double, 3> inv_h2{0.0, 0.0, 0.0};
+  double decoupled = 0.0;  // the diagonal of the rows p = 0: sum_a 2 / h_a^2
+
+  /// The surface's distance from the centre of liquid cell s towards its air neighbour n, as a
+  /// fraction of the spacing.
+  static double theta(double phi_s, double phi_n) {
+    return std::max(phi_s / (phi_s - phi_n), kLeastTheta);
+  }
+
+  PetscErrorCode assemble(const ArrayView& level, PetscInt* dirichlet);
+  PetscErrorCode compute_rhs(Field& velocity, const ArrayView& level, double dt);
+  PetscErrorCode subtract_gradient(Field& velocity, const ArrayView& level, double dt);
+  PetscErrorCode liquid_divergence(Field& velocity, const ArrayView& level, double* result);
+};
+
+PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
+                                                     PetscInt* dirichlet) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const int dim = g.dim();
+  auto liquid = [&](PetscInt i, PetscInt j, PetscInt k) {
+    return !solids->solid(i, j, k) && level(i, j, k) < 0.0;
+  };
+  PetscCall(MatZeroEntries(matrix));
+  PetscInt open_to_air = 0;
+  PetscErrorCode status = 0;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (status) return;
+    const MatStencil row{k, j, i, 0};
+    MatStencil columns[7];
+    PetscScalar values[7];
+    PetscInt count = 1;
+    columns[0] = row;
+    values[0] = 0.0;
+    if (liquid(i, j, k)) {
+      for (int a = 0; a < dim; ++a)
+        for (int side = 0; side < 2; ++side) {
+          PetscInt face[3] = {i, j, k}, n[3] = {i, j, k};
+          face[a] += side;
+          n[a] += side == 0 ? -1 : 1;
+          if (solids->fixed_face(a, face[0], face[1], face[2])) continue;
+          if (!g.periodic(a) && (n[a] < 0 || n[a] >= g.cells(a))) {
+            values[0] += 2.0 * inv_h2[a];  // an outflow face: open air, p = 0 on the face
+            ++open_to_air;
+          } else if (liquid(n[0], n[1], n[2])) {
+            values[0] += inv_h2[a];
+            columns[count] = MatStencil{n[2], n[1], n[0], 0};
+            values[count++] = -inv_h2[a];
+          } else {
+            values[0] += inv_h2[a] / theta(level(i, j, k), level(n[0], n[1], n[2]));
+            ++open_to_air;
+          }
+        }
+    }
+    // Air, solid, and liquid sealed in on every side: p = 0.
+    if (values[0] == 0.0) values[0] = decoupled;
+    status = MatSetValuesStencil(matrix, 1, &row, count, columns, values, ADD_VALUES);
+  });
+  PetscCall(status);
+  PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
+  PetscCallMPI(MPI_Allreduce(&open_to_air, dirichlet, 1, MPIU_INT, MPI_SUM, g.comm()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity, const ArrayView& level,
+                                                        double dt) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  std::array<double, 3> inv_h{1.0, 1.0, 1.0};
+  for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
+  const PetscScalar* u_data;
+  PetscScalar* b_data;
+  ArrayView u, b;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  PetscCall(VecGetArray(rhs, &b_data));
+  PetscCall(g.global_view(dm, b_data, &b));
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const bool liquid = !solids->solid(i, j, k) && level(i, j, k) < 0.0;
+    b(i, j, k) = liquid ? -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt : 0.0;
+  });
+  PetscCall(VecRestoreArray(rhs, &b_data));
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
+                                                              const ArrayView& level, double dt) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
+  PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
+  const PetscScalar* p_data;
+  PetscScalar* u_data;
+  ArrayView p, u;
+  PetscCall(VecGetArrayRead(pressure_local, &p_data));
+  PetscCall(g.local_view(dm, const_cast<PetscScalar*>(p_data), &p));
+  PetscCall(VecGetArray(velocity.global(), &u_data));
+  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  for (int c = 0; c < g.dim(); ++c) {
+    const double h = g.spacing(c);
+    for_each_index(g.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (solids->fixed_face(c, i, j, k)) return;
+      const PetscInt at[3] = {i, j, k};
+      const PetscInt lo[3] = {i - (c == 0), j - (c == 1), k - (c == 2)};
+      // Beyond an outflow face of the domain: open air.
+      const bool lo_inside = g.periodic(c) || at[c] > 0;
+      const bool hi_inside = g.periodic(c) || at[c] < g.cells(c);
+      const bool lo_liquid =
+          lo_inside && !solids->solid(lo[0], lo[1], lo[2]) && level(lo[0], lo[1], lo[2]) < 0.0;
+      const bool hi_liquid = hi_inside && !solids->solid(i, j, k) && level(i, j, k) < 0.0;
+      double gradient = 0.0;
+      if (lo_liquid && hi_liquid) {
+        gradient = (p(i, j, k) - p(lo[0], lo[1], lo[2])) / h;
+      } else if (lo_liquid) {
+        const double t = hi_inside ? theta(level(lo[0], lo[1], lo[2]), level(i, j, k)) : 0.5;
+        gradient = -p(lo[0], lo[1], lo[2]) / (t * h);
+      } else if (hi_liquid) {
+        const double t = lo_inside ? theta(level(i, j, k), level(lo[0], lo[1], lo[2])) : 0.5;
+        gradient = p(i, j, k) / (t * h);
+      } else {
+        return;  // air on both sides: the velocity extension's
+      }
+      u(i, j, k, c) -= dt * gradient;
+    });
+  }
+  PetscCall(VecRestoreArray(velocity.global(), &u_data));
+  PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::liquid_divergence(Field& velocity,
+                                                              const ArrayView& level,
+                                                              double* result) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  PetscCall(velocity.fill_ghosts());
+  std::array<double, 3> inv_h{1.0, 1.0, 1.0};
+  for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
+  const PetscScalar* u_data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  double largest = 0.0;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids->solid(i, j, k) || !(level(i, j, k) < 0.0)) return;
+    largest = std::max(largest, std::abs(cell_divergence(u, inv_h, g.dim(), i, j, k)));
+  });
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCallMPI(MPI_Allreduce(&largest, result, 1, MPI_DOUBLE, MPI_MAX, g.comm()));
+  PetscFunctionReturn(0);
+}
+
+FreeSurfaceProjection::FreeSurfaceProjection() : impl_(std::make_unique<Impl>()) {}
+
+FreeSurfaceProjection::~FreeSurfaceProjection() = default;
+
+PetscErrorCode FreeSurfaceProjection::setup(const Grid& grid, const SolidMask& solids,
+                                            const SolverConfig& config, Field& phi) {
+  PetscFunctionBeginUser;
+  Impl& s = *impl_;
+  s.grid = &grid;
+  s.solids = &solids;
+  s.phi = &phi;
+  PetscCheck(!solids.cut(), grid.comm(), PETSC_ERR_SUP,
+             "a liquid with cut obstacles (surface: cut) is not supported yet: use staircase "
+             "obstacles");
+  PetscCheck(config.max_divergence == 0.0, grid.comm(), PETSC_ERR_SUP,
+             "pressure.max_divergence is not supported with a liquid yet: use pressure.tolerance");
+  s.decoupled = 0.0;
+  for (int a = 0; a < grid.dim(); ++a) {
+    s.inv_h2[a] = 1.0 / (grid.spacing(a) * grid.spacing(a));
+    s.decoupled += 2.0 * s.inv_h2[a];
+  }
+  PetscCall(create_sample_dm(grid, -1, false, s.dm.replace()));
+  PetscCall(DMCreateMatrix(s.dm, s.matrix.replace()));
+  PetscCall(MatSetOption(s.matrix, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(s.matrix, MAT_SPD, PETSC_TRUE));
+  PetscCall(DMCreateGlobalVector(s.dm, s.pressure.replace()));
+  PetscCall(DMCreateLocalVector(s.dm, s.pressure_local.replace()));
+  PetscCall(DMCreateGlobalVector(s.dm, s.rhs.replace()));
+  PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(s.pressure.get()), "pressure"));
+  PetscCall(create_krylov_solver(grid.comm(), kPrefix, config, s.ksp.replace()));
+  PC pc;
+  PetscCall(KSPGetPC(s.ksp, &pc));
+#if defined(PETSC_HAVE_HYPRE)
+  // BoomerAMG: GAMG's Chebyshev smoothing reported an indefinite preconditioner on the dam
+  // break once the surface's 1 / theta terms varied by orders of magnitude.
+  PetscCall(PCSetType(pc, PCHYPRE));
+#else
+  PetscCall(PCSetType(pc, PCGAMG));
+#endif
+  PetscCall(KSPSetFromOptions(s.ksp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
+                                              ProjectionStats* stats) {
+  PetscFunctionBeginUser;
+  Impl& s = *impl_;
+  const Grid& grid = *s.grid;
+  PetscCall(velocity.fill_ghosts());
+  PetscCall(s.phi->fill_ghosts());
+  const PetscScalar* phi_data;
+  ArrayView level;
+  PetscCall(VecGetArrayRead(s.phi->local(), &phi_data));
+  PetscCall(grid.local_view(s.phi->dm(), const_cast<PetscScalar*>(phi_data), &level));
+
+  PetscInt dirichlet = 0;
+  PetscCall(s.assemble(level, &dirichlet));
+  PetscCall(s.compute_rhs(velocity, level, dt));
+  // No air and no open face: the pressure is fixed up to a constant over the liquid.
+  s.null_space.reset();
+  PetscCall(MatSetNullSpace(s.matrix, nullptr));
+  if (dirichlet == 0) {
+    Vec constant;
+    PetscCall(DMGetGlobalVector(s.dm, &constant));
+    PetscScalar* data;
+    ArrayView view;
+    PetscCall(VecGetArray(constant, &data));
+    PetscCall(grid.global_view(s.dm, data, &view));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      view(i, j, k) = !s.solids->solid(i, j, k) && level(i, j, k) < 0.0 ? 1.0 : 0.0;
+    });
+    PetscCall(VecRestoreArray(constant, &data));
+    PetscReal norm = 0.0;
+    PetscCall(VecNormalize(constant, &norm));
+    if (norm > 0.0) {
+      PetscCall(MatNullSpaceCreate(grid.comm(), PETSC_FALSE, 1, &constant,
+                                   s.null_space.replace()));
+      PetscCall(MatSetNullSpace(s.matrix, s.null_space));
+      PetscCall(MatNullSpaceRemove(s.null_space, s.rhs));
+    }
+    PetscCall(DMRestoreGlobalVector(s.dm, &constant));
+  }
+  PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+  KrylovOutcome outcome;
+  PetscCall(solve_krylov(s.ksp, s.rhs, s.pressure, &outcome));
+  if (outcome.reason == KSP_DIVERGED_NANORINF)
+    PetscCall(stop_non_finite_solve(grid, "pressure solve", "stopped with DIVERGED_NANORINF",
+                                    velocity, s.pressure));
+  PetscCheck(outcome.reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,
+             "the free-surface pressure solve did not converge: %s after %" PetscInt_FMT
+             " iterations, residual norm %g (see -pressure_ksp_monitor, -pressure_ksp_max_it, "
+             "-pressure_pc_type)",
+             KSPConvergedReasons[outcome.reason], outcome.iterations,
+             static_cast<double>(outcome.residual_norm));
+  PetscCall(s.subtract_gradient(velocity, level, dt));
+  s.last_dt = dt;
+  stats->iterations = outcome.iterations;
+  stats->residual_norm = outcome.residual_norm;
+  PetscCall(s.liquid_divergence(velocity, level, &stats->max_divergence));
+  PetscCall(VecRestoreArrayRead(s.phi->local(), &phi_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::subtract_pressure_gradient(Field&, double) {
+  PetscFunctionBeginUser;
+  SETERRQ(impl_->grid->comm(), PETSC_ERR_SUP,
+          "the incremental projection (time.scheme: bdf2) is not available with a liquid");
+}
+
+PetscErrorCode FreeSurfaceProjection::project_increment(Field&, double, ProjectionStats*) {
+  PetscFunctionBeginUser;
+  SETERRQ(impl_->grid->comm(), PETSC_ERR_SUP,
+          "the incremental projection (time.scheme: bdf2) is not available with a liquid");
+}
+
+Vec FreeSurfaceProjection::pressure() const { return impl_->pressure; }
+
+double FreeSurfaceProjection::last_dt() const { return impl_->last_dt; }
+
+void FreeSurfaceProjection::set_last_dt(double dt) { impl_->last_dt = dt; }
+
+}  // namespace sf
