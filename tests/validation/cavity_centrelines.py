@@ -13,12 +13,19 @@ References:
   botella1000  Botella & Peyret (1998), Computers & Fluids 27, Table 9 and 10, Re = 1000
                (spectral, N = 160): the values quoted to 7 digits.
   ghia100/400/1000  Ghia, Ghia & Shin (1982), J. Comput. Phys. 48, Tables I and II.
+One published value does not fit its own profile: Ghia's v(0.9063, 0.5) = -0.23827 at Re = 400
+lies 0.15 off the smooth curve through its neighbours (-0.44993 at 0.8594, -0.22847 at 0.9453),
+which this solver matches to 4e-3; it looks like a misprint. It is printed, marked, and left out
+of the largest deviation.
 """
 import argparse
 import sys
 
 import h5py
 import numpy as np
+
+# Reference points printed but not counted in the largest deviation: (reference, line, position).
+SUSPECT = {("ghia400", 1, 0.9063)}
 
 # (position along the line, value): u(0.5, y) and v(x, 0.5).
 REFERENCES = {
@@ -88,14 +95,17 @@ def main():
     n, u_column, v_row = centrelines(args.frame)
     u_ref, v_ref = REFERENCES[args.reference]
     worst = []
-    for name, line, ref, walls in (("u(0.5, y)", u_column, u_ref, (0.0, 1.0)),
-                                    ("v(x, 0.5)", v_row, v_ref, (0.0, 0.0))):
+    lines = (("u(0.5, y)", u_column, u_ref, (0.0, 1.0)), ("v(x, 0.5)", v_row, v_ref, (0.0, 0.0)))
+    for index, (name, line, ref, walls) in enumerate(lines):
         print(f"{name} against {args.reference} on {n} x {n}:")
         largest = 0.0
         for s, value in ref:
             here = along_line(line, walls[0], walls[1], s, n)
-            largest = max(largest, abs(here - value))
-            print(f"  {s:.4f}  {here:+.5f}  reference {value:+.7f}  deviation {here - value:+.5f}")
+            suspect = (args.reference, index, s) in SUSPECT
+            if not suspect:
+                largest = max(largest, abs(here - value))
+            print(f"  {s:.4f}  {here:+.5f}  reference {value:+.7f}  deviation {here - value:+.5f}"
+                  + ("  (suspect reference value: not counted)" if suspect else ""))
         print(f"  largest deviation {largest:.4f}")
         worst.append(largest)
     print(f"max deviation: u {worst[0]:.4f}, v {worst[1]:.4f}")

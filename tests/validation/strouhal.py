@@ -6,7 +6,8 @@ Usage: strouhal.py STEPS.csv [--column obstacle0_cy] [--after T] [--diameter D] 
 Takes the column (by default the first obstacle's lift coefficient) from time T on (default:
 the second half of the run), finds its upward crossings of its mean, and prints the period, the
 Strouhal number St = D / (U period), the column's amplitude and the mean drag coefficient
-(obstacle0_cx) over the same interval. Reference for a circular cylinder (Williamson 1988, the
+(obstacle0_cx) over the same interval, and the largest values of both (the DFG 2D-2 benchmark's
+c_D,max and c_L,max). Reference for a circular cylinder (Williamson 1988, the
 fit St = -3.3265/Re + 0.1816 + 1.6e-4 Re, 50 < Re < 180): St(100) = 0.164.
 """
 import argparse
@@ -40,11 +41,12 @@ def main():
     periods = np.diff(crossings)
     period = periods.mean()
     print(f"{args.column} after t = {after:g}: {len(periods)} periods of {period:.5f} "
-          f"(spread {periods.std():.1e}), amplitude {(y.max() - y.min()) / 2:.4f}, mean {mean:.4f}")
+          f"(spread {periods.std():.1e}), amplitude {(y.max() - y.min()) / 2:.4f}, "
+          f"mean {mean:.4f}, max {y.max():.4f}")
     print(f"St = D / (U T) = {args.diameter / (args.velocity * period):.4f}")
     if "obstacle0_cx" in rows[0]:
         cx = np.array([float(r["obstacle0_cx"]) for r in rows])[keep]
-        print(f"mean obstacle0_cx = {cx.mean():.4f}")
+        print(f"mean obstacle0_cx = {cx.mean():.4f}, max {cx.max():.4f}")
 
 
 if __name__ == "__main__":
