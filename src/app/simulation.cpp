@@ -88,10 +88,18 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   // gradient.
   Decomposition decomposition;
   PetscCall(grid_.describe(&decomposition));
+  // A liquid adds its level set's exchanges: the reinitialisation's (one per iteration and one
+  // before them, on the steps it runs), the projection's and the extension's; and the
+  // extension's two face exchanges per layer (velocity and marks).
   const bool bdf2 = job.time.scheme == TimeScheme::BDF2;
-  const int cell_exchanges = static_cast<int>(scalars_.size()) * (bdf2 ? 2 : 1) + (bdf2 ? 1 : 0) +
-                             (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
-  PetscCall(log_.report_decomposition(decomposition, 4, cell_exchanges));
+  int cell_exchanges = static_cast<int>(scalars_.size()) * (bdf2 ? 2 : 1) + (bdf2 ? 1 : 0) +
+                       (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
+  int face_exchanges = 4;
+  if (job.liquid.enabled) {
+    cell_exchanges += level_set_.iterations() + 1 + 2;
+    face_exchanges += 2 * extension_.layers();
+  }
+  PetscCall(log_.report_decomposition(decomposition, face_exchanges, cell_exchanges));
   // Last of the set-up that takes time (ParaView's start above): the wall clock between
   // checkpoints starts here.
   schedule_.setup(comm, job, time_, restarted_ ? &resumed : nullptr, in_situ_.get());

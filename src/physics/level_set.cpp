@@ -104,9 +104,9 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
 
   // Forward Euler in pseudo time, Jacobi-style: each iteration reads the exchanged values of
   // the last one.
-  const double dtau = kPseudoCfl * h_ / dim;
+  const double dtau = pseudo_step();
   const bool eno = grid.halo() >= 2;
-  const int iterations = static_cast<int>(std::ceil(band_width_ / dtau)) + 1;
+  const int iterations = this->iterations();
   for (int n = 0; n < iterations; ++n) {
     PetscCall(phi.fill_ghosts());
     PetscCall(VecGetArrayRead(phi.local(), &local));
@@ -146,6 +146,12 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPIU_INT, MPI_SUM, grid.comm()));
   if (stats) *stats = {iterations, cells};
   PetscFunctionReturn(0);
+}
+
+double LevelSet::pseudo_step() const { return kPseudoCfl * h_ / grid_->dim(); }
+
+int LevelSet::iterations() const {
+  return static_cast<int>(std::ceil(band_width_ / pseudo_step())) + 1;
 }
 
 double LevelSet::liquid_fraction(double phi) const {

@@ -64,6 +64,9 @@ public:
   /// The smeared Heaviside of -phi: the liquid fraction a cell shows, 1 deep in the liquid.
   double liquid_fraction(double phi) const;
 
+  /// Pseudo-time iterations of one reinitialisation.
+  int iterations() const;
+
   /// The half-width of the band, in length units.
   double band_width() const { return band_width_; }
 
@@ -75,6 +78,9 @@ private:
     double sign;     // S(phi0) = phi0 / sqrt(phi0^2 + h^2)
     double surface;  // next to the surface: phi0 / |grad phi0| (Russo-Smereka); else NaN
   };
+
+  /// The pseudo-time step, kPseudoCfl h / dim.
+  double pseudo_step() const;
 
   const Grid* grid_ = nullptr;
   LiquidConfig config_;

@@ -166,7 +166,7 @@ TEST(LevelSet, ReinitialisationRestoresTheDistanceAndKeepsTheSurface) {
 // rank count as on one (every rank builds the serial copy itself), with the second-order ENO
 // differences (halo 2 and more) and the first-order ones (halo 1).
 TEST(LevelSet, ReinitialisationIsTheSameBitsOnAnyRankCount) {
-  for (const auto [dim, halo] : {std::pair{2, 1}, {2, 2}, {3, 1}, {3, 2}}) {
+  for (const auto& [dim, halo] : {std::pair{2, 1}, {2, 2}, {3, 1}, {3, 2}}) {
     const long n = dim == 2 ? 48 : 20;
     auto world = make_surface(PETSC_COMM_WORLD, dim, n, disc_liquid(), halo);
     auto self = make_surface(PETSC_COMM_SELF, dim, n, disc_liquid(), halo);
