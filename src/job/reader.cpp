@@ -294,6 +294,25 @@ JobConfig JobParser::parse(const std::string& text) const {
                                  "yet");
   }
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
+  if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {
+    const MapReader pressure(*this, top.require("pressure"), false);
+    fail(pressure.require("max_divergence"),
+         "the free-surface projection of a liquid stops on pressure.tolerance only (give that "
+         "instead)");
+  }
+  if (job.liquid.enabled) {
+    const auto cut = std::find_if(job.obstacles.begin(), job.obstacles.end(),
+                                  [](const ObstacleConfig& o) {
+                                    return o.surface == ObstacleConfig::Surface::Cut;
+                                  });
+    if (cut != job.obstacles.end()) {
+      const Field obstacle = element(top.require("obstacles"),
+                                     static_cast<std::size_t>(cut - job.obstacles.begin()));
+      const MapReader keys(*this, obstacle, false);
+      fail(keys.require("surface"), "a liquid's projection has no cut faces yet: give this "
+                                    "obstacle surface: staircase");
+    }
+  }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);

@@ -753,6 +753,14 @@ const std::vector<Group> kRefusedJobs = {
          "advection: {interpolation: cubic}\n"
          "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:2: time.scheme: a liquid runs with Stam's step only (time.scheme: stam)"}},
+        {kHead + "pressure: {max_divergence: 1e-6}\n"
+         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         {"job.yaml:6: pressure.max_divergence: the free-surface projection of a liquid stops "
+          "on pressure.tolerance only"}},
+        {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1}\n"
+         "  - {shape: sphere, center: [1, 0], radius: 1, surface: cut}\n"
+         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         {"job.yaml:8: obstacles[1].surface: a liquid's projection has no cut faces yet"}},
         {kHead + "scalars: {phi: {}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
          " radius: 1}]}\n",
          {"job.yaml:7: liquid: a liquid's level set is the field 'phi': rename the scalar of "
