@@ -44,7 +44,6 @@ struct FreeSurfaceProjection::Impl {
   PetscErrorCode assemble(const ArrayView& level, PetscInt* dirichlet);
   PetscErrorCode compute_rhs(Field& velocity, const ArrayView& level, double dt);
   PetscErrorCode subtract_gradient(Field& velocity, const ArrayView& level, double dt);
-  PetscErrorCode liquid_divergence(Field& velocity, const ArrayView& level, double* result);
 };
 
 PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
@@ -52,9 +51,6 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const int dim = g.dim();
-  auto liquid = [&](PetscInt i, PetscInt j, PetscInt k) {
-    return !solids->solid(i, j, k) && level(i, j, k) < 0.0;
-  };
   PetscCall(MatZeroEntries(matrix));
   PetscInt open_to_air = 0;
   PetscErrorCode status = 0;
@@ -66,7 +62,7 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
     PetscInt count = 1;
     columns[0] = row;
     values[0] = 0.0;
-    if (liquid(i, j, k)) {
+    if (solids->liquid(level, i, j, k)) {
       for (int a = 0; a < dim; ++a)
         for (int side = 0; side < 2; ++side) {
           PetscInt face[3] = {i, j, k}, n[3] = {i, j, k};
@@ -76,7 +72,7 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
           if (!g.periodic(a) && (n[a] < 0 || n[a] >= g.cells(a))) {
             values[0] += 2.0 * inv_h2[a];  // an outflow face: open air, p = 0 on the face
             ++open_to_air;
-          } else if (liquid(n[0], n[1], n[2])) {
+          } else if (solids->liquid(level, n[0], n[1], n[2])) {
             values[0] += inv_h2[a];
             columns[count] = MatStencil{n[2], n[1], n[0], 0};
             values[count++] = -inv_h2[a];
@@ -111,8 +107,8 @@ PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity, const A
   PetscCall(VecGetArray(rhs, &b_data));
   PetscCall(g.global_view(dm, b_data, &b));
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    const bool liquid = !solids->solid(i, j, k) && level(i, j, k) < 0.0;
-    b(i, j, k) = liquid ? -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt : 0.0;
+    b(i, j, k) =
+        solids->liquid(level, i, j, k) ? -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt : 0.0;
   });
   PetscCall(VecRestoreArray(rhs, &b_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
@@ -141,9 +137,8 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
       // Beyond an outflow face of the domain: open air.
       const bool lo_inside = g.periodic(c) || at[c] > 0;
       const bool hi_inside = g.periodic(c) || at[c] < g.cells(c);
-      const bool lo_liquid =
-          lo_inside && !solids->solid(lo[0], lo[1], lo[2]) && level(lo[0], lo[1], lo[2]) < 0.0;
-      const bool hi_liquid = hi_inside && !solids->solid(i, j, k) && level(i, j, k) < 0.0;
+      const bool lo_liquid = lo_inside && solids->liquid(level, lo[0], lo[1], lo[2]);
+      const bool hi_liquid = hi_inside && solids->liquid(level, i, j, k);
       double gradient = 0.0;
       if (lo_liquid && hi_liquid) {
         gradient = (p(i, j, k) - p(lo[0], lo[1], lo[2])) / h;
@@ -161,28 +156,6 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
   }
   PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FreeSurfaceProjection::Impl::liquid_divergence(Field& velocity,
-                                                              const ArrayView& level,
-                                                              double* result) {
-  PetscFunctionBeginUser;
-  const Grid& g = *grid;
-  PetscCall(velocity.fill_ghosts());
-  std::array<double, 3> inv_h{1.0, 1.0, 1.0};
-  for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
-  const PetscScalar* u_data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  double largest = 0.0;
-  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (solids->solid(i, j, k) || !(level(i, j, k) < 0.0)) return;
-    largest = std::max(largest, std::abs(cell_divergence(u, inv_h, g.dim(), i, j, k)));
-  });
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
-  PetscCallMPI(MPI_Allreduce(&largest, result, 1, MPI_DOUBLE, MPI_MAX, g.comm()));
   PetscFunctionReturn(0);
 }
 
@@ -255,7 +228,7 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     PetscCall(VecGetArray(constant, &data));
     PetscCall(grid.global_view(s.dm, data, &view));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      view(i, j, k) = !s.solids->solid(i, j, k) && level(i, j, k) < 0.0 ? 1.0 : 0.0;
+      view(i, j, k) = s.solids->liquid(level, i, j, k) ? 1.0 : 0.0;
     });
     PetscCall(VecRestoreArray(constant, &data));
     PetscReal norm = 0.0;
@@ -284,7 +257,7 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   s.last_dt = dt;
   stats->iterations = outcome.iterations;
   stats->residual_norm = outcome.residual_norm;
-  PetscCall(s.liquid_divergence(velocity, level, &stats->max_divergence));
+  PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, &level));
   PetscCall(VecRestoreArrayRead(s.phi->local(), &phi_data));
   PetscFunctionReturn(0);
 }

@@ -27,7 +27,8 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
 }
 
 
-PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result) {
+PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
+                              const ArrayView* level_set) {
   PetscFunctionBeginUser;
   const Grid& grid = velocity.grid();
   PetscCheck(velocity.dm() == grid.face_dm() && velocity.components() == grid.dim(),
@@ -41,8 +42,9 @@ PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* 
   PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
   double local_max = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (solids.solid(i, j, k)) return;
-    local_max = std::max(local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k)));
+    if (level_set ? !solids.liquid(*level_set, i, j, k) : solids.solid(i, j, k)) return;
+    local_max =
+        std::max(local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k)));
   });
   PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   PetscCallMPI(MPI_Allreduce(&local_max, result, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));

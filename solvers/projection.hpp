@@ -81,6 +81,7 @@ inline double open_divergence(const ArrayView& u, const SolidMask& solids,
 
 /// max over fluid cells of |div u| (open_divergence(): through the open part of cut faces), from the global vector of `velocity` (the upper faces of a
 /// rank's last cells come from the halo, so this fills the velocity's ghosts). Collective.
-PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result);
+PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
+                              const ArrayView* level_set = nullptr);
 
 }  // namespace sf

@@ -99,6 +99,12 @@ public:
     return solid(i, j, k) || (cut() && cut_distance(-1, i, j, k) < 0.0);
   }
 
+  /// True if cell (i, j, k) holds liquid: it is not solid and the liquid's level set `phi` (a
+  /// view of its local vector, negative in the liquid) is negative there.
+  bool liquid(const ArrayView& phi, PetscInt i, PetscInt j, PetscInt k) const {
+    return !solid(i, j, k) && phi(i, j, k) < 0.0;
+  }
+
   /// Where the surface of obstacle n crosses the segment from the centre of cell `fluid` to the
   /// centre of its neighbour `held` (scalar_held), as a fraction theta of the spacing from
   /// `fluid`: 1/2 for a staircase obstacle (its surface is the face between them), from the

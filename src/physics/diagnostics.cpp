@@ -163,11 +163,9 @@ void FlowDiagnostics::cell_position(PetscInt i, PetscInt j, PetscInt k, double x
 }
 
 size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
-  double x[3];
-  cell_position(i, j, k, x);
-  for (size_t n = 0; n < obstacles_.size(); ++n)
-    if (region_contains(obstacles_[n].region, x, grid_->dim())) return n;
-  return 0;  // not reached: every solid cell's centre lies in some obstacle
+  // Every solid cell's centre lies in some obstacle; a cell covered only by two overlapping cut
+  // obstacles together counts as the first.
+  return static_cast<size_t>(std::max(0, solids_->obstacle_of_cell(i, j, k)));
 }
 
 void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p,

@@ -122,10 +122,10 @@ private:
   /// The cut obstacle nearest the centre of cell (i, j, k), and the distance to the cut
   /// obstacles' surface from there.
   size_t nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k, double* distance) const;
+  /// The obstacle solid cell (i, j, k) belongs to (SolidMask::obstacle_of_cell).
+  size_t obstacle_of(PetscInt i, PetscInt j, PetscInt k) const;
   /// The centre of cell (i, j, k); a ghost across a periodic axis stands for its image.
   void cell_position(PetscInt i, PetscInt j, PetscInt k, double x[3]) const;
-  /// The obstacle solid cell (i, j, k) belongs to.
-  size_t obstacle_of(PetscInt i, PetscInt j, PetscInt k) const;
 
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;

@@ -32,9 +32,6 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
   ArrayView level;
   PetscCall(VecGetArrayRead(phi.local(), &phi_data));
   PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
-  auto liquid = [&](PetscInt i, PetscInt j, PetscInt k) {
-    return !solids.solid(i, j, k) && level(i, j, k) < 0.0;
-  };
 
   // The marks of the owned faces: the liquid's faces are the sources.
   PetscScalar* marks;
@@ -43,7 +40,8 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
   PetscCall(grid.global_view(grid.face_dm(), marks, &mark));
   for (int c = 0; c < dim; ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      const bool touches = liquid(i, j, k) || liquid(i - (c == 0), j - (c == 1), k - (c == 2));
+      const bool touches = solids.liquid(level, i, j, k) ||
+                           solids.liquid(level, i - (c == 0), j - (c == 1), k - (c == 2));
       mark(i, j, k, c) = touches ? kSource
                                  : (solids.fixed_face(c, i, j, k) ? kPrescribed : kUnknown);
     });
