@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "health.hpp"
 #include "krylov_setup.hpp"
@@ -41,9 +42,34 @@ struct FreeSurfaceProjection::Impl {
     return std::max(phi_s / (phi_s - phi_n), kLeastTheta);
   }
 
+  /// Per owned cell (box_offset layout): bit 2 a + side set where the liquid leaves that wall
+  /// of the domain, which is then open to air (p = 0 on the wall's face) in the operator.
+  std::vector<unsigned char> open_walls;
+
   PetscErrorCode assemble(const ArrayView& level, PetscInt* dirichlet);
   PetscErrorCode compute_rhs(Field& velocity, const ArrayView& level, double dt);
   PetscErrorCode subtract_gradient(Field& velocity, const ArrayView& level, double dt);
+  /// Without air and open faces (`dirichlet` == 0) the pressure is fixed up to a constant over
+  /// the liquid: that is the operator's null space, removed from the right-hand side.
+  PetscErrorCode set_null_space(const ArrayView& level, PetscInt dirichlet);
+  /// True if the liquid touches air or an outflow face anywhere: only then may it leave a wall.
+  PetscErrorCode has_free_surface(const ArrayView& level, bool* result) const;
+  /// The walls the liquid left in the last step: those whose face velocity (what the last
+  /// projection stored there) points away from the wall, next to a liquid cell.
+  PetscErrorCode open_walls_from_velocity(const ArrayView& level, Field& velocity);
+  /// Sets the velocity on every wall face from `open_walls`, as the projection's u*: an open
+  /// wall carries the velocity of its cell's other face along the axis (the liquid's, continued
+  /// to the wall: a slab falling from a ceiling stays in free fall), a closed one 0.
+  PetscErrorCode set_wall_velocity(Field& velocity);
+  /// The active set's update from the new pressure: a closed wall opens where the liquid next to
+  /// it is in tension (SolidMask::separates), an open one closes where the velocity it would get,
+  /// w = u* - dt dp/dn, points into the wall. Counts the changes over all ranks.
+  PetscErrorCode update_open_walls(const ArrayView& level, Field& velocity, double dt,
+                                   PetscInt* changed);
+  /// Calls f(i, j, k, a, side, wall face, other face) for every wall of every owned cell next
+  /// to one; the faces as index triples of component a.
+  template <typename F>
+  void for_each_wall(F&& f) const;
 };
 
 PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
@@ -68,7 +94,14 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
           PetscInt face[3] = {i, j, k}, n[3] = {i, j, k};
           face[a] += side;
           n[a] += side == 0 ? -1 : 1;
-          if (solids->fixed_face(a, face[0], face[1], face[2])) continue;
+          if (solids->fixed_face(a, face[0], face[1], face[2])) {
+            // A wall the liquid leaves: air enters between, p = 0 on the wall's face.
+            if (open_walls[box_offset(g.owned_cells(), i, j, k)] >> (2 * a + side) & 1u) {
+              values[0] += 2.0 * inv_h2[a];
+              ++open_to_air;
+            }
+            continue;
+          }
           if (!g.periodic(a) && (n[a] < 0 || n[a] >= g.cells(a))) {
             values[0] += 2.0 * inv_h2[a];  // an outflow face: open air, p = 0 on the face
             ++open_to_air;
@@ -154,8 +187,158 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
       u(i, j, k, c) -= dt * gradient;
     });
   }
+  // Open walls: p = 0 on the wall's face, h / 2 from the centre of the liquid cell.
+  const IndexBox owned = g.owned_cells();
+  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
+                    const PetscInt*) {
+    if (!(open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u)) return;
+    const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
+    u(wall[0], wall[1], wall[2], a) -= dt * gradient;
+  });
   PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::set_null_space(const ArrayView& level,
+                                                           PetscInt dirichlet) {
+  PetscFunctionBeginUser;
+  null_space.reset();
+  PetscCall(MatSetNullSpace(matrix, nullptr));
+  if (dirichlet != 0) PetscFunctionReturn(0);
+  const Grid& g = *grid;
+  Vec constant;
+  PetscCall(DMGetGlobalVector(dm, &constant));
+  PetscScalar* data;
+  ArrayView view;
+  PetscCall(VecGetArray(constant, &data));
+  PetscCall(g.global_view(dm, data, &view));
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    view(i, j, k) = solids->liquid(level, i, j, k) ? 1.0 : 0.0;
+  });
+  PetscCall(VecRestoreArray(constant, &data));
+  PetscReal norm = 0.0;
+  PetscCall(VecNormalize(constant, &norm));
+  if (norm > 0.0) {
+    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &constant, null_space.replace()));
+    PetscCall(MatSetNullSpace(matrix, null_space));
+    PetscCall(MatNullSpaceRemove(null_space, rhs));
+  }
+  PetscCall(DMRestoreGlobalVector(dm, &constant));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::has_free_surface(const ArrayView& level,
+                                                              bool* result) const {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  int local = 0;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (local || solids->solid(i, j, k)) return;
+    if (!solids->liquid(level, i, j, k)) {
+      local = 1;  // air
+      return;
+    }
+    const PetscInt at[3] = {i, j, k};
+    for (int a = 0; a < g.dim(); ++a)
+      for (int side = 0; side < 2; ++side)
+        if (!g.periodic(a) && at[a] == (side == 0 ? 0 : g.cells(a) - 1) &&
+            g.boundary(a, side) == BoundaryKind::Outflow)
+          local = 1;
+  });
+  int any = 0;
+  PetscCallMPI(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, g.comm()));
+  *result = any != 0;
+  PetscFunctionReturn(0);
+}
+
+template <typename F>
+void FreeSurfaceProjection::Impl::for_each_wall(F&& f) const {
+  const Grid& g = *grid;
+  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const unsigned sides = solids->wall_sides(i, j, k);
+    if (!sides) return;
+    for (int a = 0; a < g.dim(); ++a)
+      for (int side = 0; side < 2; ++side) {
+        if (!(sides >> (2 * a + side) & 1u)) continue;
+        PetscInt wall[3] = {i, j, k}, other[3] = {i, j, k};
+        (side == 0 ? other : wall)[a] += 1;
+        f(i, j, k, a, side, wall, other);
+      }
+  });
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::open_walls_from_velocity(const ArrayView& level,
+                                                                     Field& velocity) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const IndexBox owned = g.owned_cells();
+  std::fill(open_walls.begin(), open_walls.end(), 0);
+  const PetscScalar* u_data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
+  PetscCall(g.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
+                    const PetscInt*) {
+    const double w = u(wall[0], wall[1], wall[2], a);
+    if (solids->liquid(level, i, j, k) && (side == 0 ? w > 0.0 : w < 0.0))
+      open_walls[box_offset(owned, i, j, k)] |= static_cast<unsigned char>(1u << (2 * a + side));
+  });
+  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::set_wall_velocity(Field& velocity) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const IndexBox owned = g.owned_cells();
+  PetscScalar* u_data;
+  ArrayView u;
+  PetscCall(VecGetArray(velocity.global(), &u_data));
+  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
+                    const PetscInt* other) {
+    const bool open = open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u;
+    u(wall[0], wall[1], wall[2], a) = open ? u(other[0], other[1], other[2], a) : 0.0;
+  });
+  PetscCall(VecRestoreArray(velocity.global(), &u_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& level,
+                                                              Field& velocity, double dt,
+                                                              PetscInt* changed) {
+  PetscFunctionBeginUser;
+  const Grid& g = *grid;
+  const IndexBox owned = g.owned_cells();
+  const PetscScalar *p_data, *u_data;
+  ArrayView p, u;
+  PetscCall(VecGetArrayRead(pressure, &p_data));
+  PetscCall(g.global_view(dm, const_cast<PetscScalar*>(p_data), &p));
+  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
+  PetscCall(g.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  PetscInt local = 0;
+  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
+                    const PetscInt*) {
+    unsigned char& bits = open_walls[box_offset(owned, i, j, k)];
+    const unsigned char bit = static_cast<unsigned char>(1u << (2 * a + side));
+    bool open = bits & bit;
+    if (!solids->liquid(level, i, j, k)) {
+      open = false;
+    } else if (!open) {
+      open = SolidMask::separates(p(i, j, k));
+    } else {
+      // p = 0 on the wall's face, h / 2 from the centre.
+      const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
+      const double w = u(wall[0], wall[1], wall[2], a) - dt * gradient;
+      open = side == 0 ? w > 0.0 : w < 0.0;
+    }
+    if (open != static_cast<bool>(bits & bit)) ++local;
+    bits = static_cast<unsigned char>(open ? bits | bit : bits & ~bit);
+  });
+  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
+  PetscCall(VecRestoreArrayRead(pressure, &p_data));
+  PetscCallMPI(MPI_Allreduce(&local, changed, 1, MPIU_INT, MPI_SUM, g.comm()));
   PetscFunctionReturn(0);
 }
 
@@ -180,6 +363,7 @@ PetscErrorCode FreeSurfaceProjection::setup(const Grid& grid, const SolidMask& s
     s.inv_h2[a] = 1.0 / (grid.spacing(a) * grid.spacing(a));
     s.decoupled += 2.0 * s.inv_h2[a];
   }
+  s.open_walls.assign(static_cast<size_t>(grid.owned_cells().count()), 0);
   PetscCall(create_sample_dm(grid, -1, false, s.dm.replace()));
   PetscCall(DMCreateMatrix(s.dm, s.matrix.replace()));
   PetscCall(MatSetOption(s.matrix, MAT_SYMMETRIC, PETSC_TRUE));
@@ -214,48 +398,44 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   PetscCall(VecGetArrayRead(s.phi->local(), &phi_data));
   PetscCall(grid.local_view(s.phi->dm(), const_cast<PetscScalar*>(phi_data), &level));
 
-  PetscInt dirichlet = 0;
-  PetscCall(s.assemble(level, &dirichlet));
-  PetscCall(s.compute_rhs(velocity, level, dt));
-  // No air and no open face: the pressure is fixed up to a constant over the liquid.
-  s.null_space.reset();
-  PetscCall(MatSetNullSpace(s.matrix, nullptr));
-  if (dirichlet == 0) {
-    Vec constant;
-    PetscCall(DMGetGlobalVector(s.dm, &constant));
-    PetscScalar* data;
-    ArrayView view;
-    PetscCall(VecGetArray(constant, &data));
-    PetscCall(grid.global_view(s.dm, data, &view));
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      view(i, j, k) = s.solids->liquid(level, i, j, k) ? 1.0 : 0.0;
-    });
-    PetscCall(VecRestoreArray(constant, &data));
-    PetscReal norm = 0.0;
-    PetscCall(VecNormalize(constant, &norm));
-    if (norm > 0.0) {
-      PetscCall(MatNullSpaceCreate(grid.comm(), PETSC_FALSE, 1, &constant,
-                                   s.null_space.replace()));
-      PetscCall(MatSetNullSpace(s.matrix, s.null_space));
-      PetscCall(MatNullSpaceRemove(s.null_space, s.rhs));
-    }
-    PetscCall(DMRestoreGlobalVector(s.dm, &constant));
-  }
-  PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+  // The walls the liquid leaves are an active set (see update_open_walls()): start from those
+  // it was leaving after the last step, solve, update them from the new pressure, and solve
+  // again while any changed, at most kMostSeparationSweeps times. Most steps solve once.
+  bool free_surface = false;
+  PetscCall(s.has_free_surface(level, &free_surface));
+  if (free_surface)
+    PetscCall(s.open_walls_from_velocity(level, velocity));
+  else
+    std::fill(s.open_walls.begin(), s.open_walls.end(), 0);
+  PetscInt iterations = 0;
   KrylovOutcome outcome;
-  PetscCall(solve_krylov(s.ksp, s.rhs, s.pressure, &outcome));
-  if (outcome.reason == KSP_DIVERGED_NANORINF)
-    PetscCall(stop_non_finite_solve(grid, "pressure solve", "stopped with DIVERGED_NANORINF",
-                                    velocity, s.pressure));
-  PetscCheck(outcome.reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,
-             "the free-surface pressure solve did not converge: %s after %" PetscInt_FMT
-             " iterations, residual norm %g (see -pressure_ksp_monitor, -pressure_ksp_max_it, "
-             "-pressure_pc_type)",
-             KSPConvergedReasons[outcome.reason], outcome.iterations,
-             static_cast<double>(outcome.residual_norm));
+  for (int sweep = 1;; ++sweep) {
+    PetscCall(s.set_wall_velocity(velocity));
+    PetscCall(velocity.fill_ghosts());
+    PetscCall(s.compute_rhs(velocity, level, dt));
+    PetscInt dirichlet = 0;
+    PetscCall(s.assemble(level, &dirichlet));
+    PetscCall(s.set_null_space(level, dirichlet));
+    PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+    PetscCall(solve_krylov(s.ksp, s.rhs, s.pressure, &outcome));
+    iterations += outcome.iterations;
+    if (outcome.reason == KSP_DIVERGED_NANORINF)
+      PetscCall(stop_non_finite_solve(grid, "pressure solve", "stopped with DIVERGED_NANORINF",
+                                      velocity, s.pressure));
+    PetscCheck(outcome.reason > 0, grid.comm(), PETSC_ERR_NOT_CONVERGED,
+               "the free-surface pressure solve did not converge: %s after %" PetscInt_FMT
+               " iterations, residual norm %g (see -pressure_ksp_monitor, -pressure_ksp_max_it, "
+               "-pressure_pc_type)",
+               KSPConvergedReasons[outcome.reason], outcome.iterations,
+               static_cast<double>(outcome.residual_norm));
+    if (!free_surface || sweep == kMostSeparationSweeps) break;
+    PetscInt changed = 0;
+    PetscCall(s.update_open_walls(level, velocity, dt, &changed));
+    if (changed == 0) break;
+  }
   PetscCall(s.subtract_gradient(velocity, level, dt));
   s.last_dt = dt;
-  stats->iterations = outcome.iterations;
+  stats->iterations = iterations;
   stats->residual_norm = outcome.residual_norm;
   PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, &level));
   PetscCall(VecRestoreArrayRead(s.phi->local(), &phi_data));

@@ -16,6 +16,15 @@
 // (0 - p_s) / (theta h) (with the sign of its direction); faces between two air cells are left to
 // the velocity extension (velocity_extension.hpp).
 //
+// Walls of the domain (wall_separation.hpp): a wall pushes on the liquid but cannot pull. A wall
+// next to a liquid cell is either closed (u . n = 0, Neumann) or open to air (p = 0 on its
+// face, its u* the velocity of the cell's other face along the axis, so a slab leaving a
+// ceiling stays in free fall). Which are open is an active set: the walls the liquid was leaving
+// after the last step (their stored face velocity points away from the wall), then, after each
+// solve, a closed wall opens where the cell's pressure is negative (SolidMask::separates) and
+// an open one closes where its velocity u* - dt dp/dn would point into the wall; at most
+// kMostSeparationSweeps solves. The projected velocity of an open wall stays on its face.
+//
 // The liquid moves, so the operator is assembled (AIJ, one row per cell) every projection and
 // the preconditioner (hypre's BoomerAMG by default, GAMG where PETSc has no hypre;
 // -pressure_pc_type overrides) set up again:
@@ -53,6 +62,8 @@ public:
   /// The least fraction of a spacing between a liquid cell's centre and the surface: a closer
   /// surface would make an unbounded diagonal for a sliver of liquid.
   static constexpr double kLeastTheta = 1e-3;
+  /// The most solves one projection makes to find the walls the liquid leaves.
+  static constexpr int kMostSeparationSweeps = 4;
 
 private:
   struct Impl;

@@ -8,6 +8,7 @@
 #include "health.hpp"
 #include "initial_conditions.hpp"
 #include "signals.hpp"
+#include "wall_separation.hpp"
 
 namespace sf {
 
@@ -20,6 +21,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
   PetscCall(solids_.setup(grid_, job.obstacles));
   PetscCall(velocity_.setup_velocity(grid_));
+  if (job.liquid.enabled) velocity_.let_liquid_leave_walls();
   PetscCall(set_initial_velocity(job.velocity, velocity_));
   PetscCall(solids_.hold_solid_faces(velocity_));
   scalars_.resize(job.scalars.size());
@@ -39,6 +41,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(level_set_.initialise(phi));
     PetscCall(level_set_.reinitialise(phi, nullptr));
     PetscCall(level_set_.volume(phi, &initial_volume));
+    level_set_.separate_at_walls(velocity_, solids_);
     // As far into the air as the level set is a distance.
     PetscCall(extension_.setup(grid_, solids_, job.liquid.band));
     PetscCall(extension_.extend(velocity_, phi));
@@ -229,13 +232,16 @@ void Simulation::build_step() {
   };
   // Stam's advection; `all_ghosts`: every field's ghosts are refreshed first, not only the
   // velocity's.
-  const auto stam_advect = [this](bool all_ghosts) -> Run {
-    return [this, all_ghosts](double dt, StepReport* report) {
+  // A liquid's advection also opens the walls it leaves to air (wall_separation.hpp).
+  const auto stam_advect = [this, &job](bool all_ghosts) -> Run {
+    return [this, &job, all_ghosts](double dt, StepReport* report) {
       PetscFunctionBeginUser;
       if (all_ghosts)
         PetscCall(fill_all_ghosts());
       else
         PetscCall(velocity_.fill_ghosts());
+      if (job.liquid.enabled)
+        PetscCall(open_separating_walls(velocity_, scalars_[job.scalars.size()], solids_));
       AdvectionStats advection;
       PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
       report->remote_points = advection.remote_points;

@@ -101,6 +101,15 @@ PetscErrorCode Field::setup_velocity(const Grid& grid) {
   PetscFunctionReturn(0);
 }
 
+void Field::let_liquid_leave_walls() {
+  for (int a = 0; a < grid_->dim(); ++a)
+    for (int side = 0; side < 2; ++side) {
+      const BoundaryKind kind = grid_->boundary(a, side);
+      if (kind == BoundaryKind::NoSlip || kind == BoundaryKind::FreeSlip)
+        boundary_[a][a][side].stored = true;
+    }
+}
+
 double Field::boundary_value(const GhostFill& fill, int axis, PetscInt i, PetscInt j, PetscInt k,
                              int component) const {
   if (fill.profile == InflowProfile::Uniform) return fill.value;
@@ -139,7 +148,7 @@ PetscErrorCode Field::set_boundary_faces() {
     const IndexBox owned = grid_->owned_faces(c);
     for (int side = 0; side < 2; ++side) {
       const GhostFill& fill = boundary_[c][a][side];
-      if (fill.rule != GhostRule::Odd) continue;
+      if (fill.rule != GhostRule::Odd || fill.stored) continue;
       const PetscInt face = side == 0 ? 0 : grid_->cells(a);
       if (face < owned.lo[a] || face >= owned.hi[a]) continue;
       IndexBox plane = owned;
@@ -214,6 +223,9 @@ PetscErrorCode Field::fill_physical_ghosts() {
                 *ghost = mirrored + spacings * gradient_step;
               } else if (!odd) {
                 *ghost = mirrored;
+              } else if (fill.stored) {
+                // The boundary face lies |m - g| / 2 layers from the ghost, towards the mirror.
+                *ghost = 2.0 * ghost[offset / 2] - mirrored;
               } else {
                 *ghost = 2.0 * (uniform ? fill.value : boundary_value(fill, a, i, j, k, c)) -
                          mirrored;

@@ -8,7 +8,8 @@
 // honours the boundary condition:
 //   Even: mirror image,               g = u(mirror)            (zero normal gradient)
 //   Odd:  reflection about a value v, g = 2 v(x_b) - u(mirror) (Dirichlet u = v at the boundary;
-//         exact for linear profiles, so a linear interpolant through the boundary gives v there)
+//         exact for linear profiles, so a linear interpolant through the boundary gives v there;
+//         v is either boundary data or, `stored`, what a stage left on the boundary face)
 //   Gradient: continuation with a normal gradient G, g = u(mirror) + d G, d the distance from
 //         the mirror point to the ghost (Neumann du/dn = G, n out of the domain; cell-centred
 //         scalars only, where d = (2 l + 1) h for the l-th ghost layer; exact for linear profiles)
@@ -33,6 +34,9 @@ struct GhostFill {
   GhostRule rule = GhostRule::Even;
   double value = 0.0;  // Odd: the boundary value; Gradient: the outward normal gradient
   InflowProfile profile = InflowProfile::Uniform;  // Odd: how the value varies across the face
+  // Odd on a face-centred component: reflect about the value the global vector holds on the
+  // boundary face, which a stage sets (Field::let_liquid_leave_walls), instead of `value`.
+  bool stored = false;
 };
 
 /// Boundary description of a field: [component][axis][side].
@@ -50,6 +54,12 @@ public:
   /// free-slip: normal u = 0, tangential zero-gradient; inflow: u = inflow velocity with its
   /// profile; outflow: zero-gradient.
   PetscErrorCode setup_velocity(const Grid& grid);
+
+  /// The velocity's normal component on the walls of the domain (no-slip, free-slip) becomes
+  /// what the global vector holds there, set by the free-surface projection: the speed a liquid
+  /// leaves the wall at where it separates, 0 elsewhere (wall_separation.hpp). fill_ghosts()
+  /// then reflects about that value instead of resetting it to 0.
+  void let_liquid_leave_walls();
 
   const std::string& name() const { return name_; }
   const Grid& grid() const { return *grid_; }

@@ -51,6 +51,12 @@ struct IndexBox {
   }
 };
 
+/// Position of (i, j, k) in `box`, x fastest: where per-cell data of an owned box is kept.
+inline size_t box_offset(const IndexBox& box, PetscInt i, PetscInt j, PetscInt k) {
+  return static_cast<size_t>(((k - box.lo[2]) * box.size(1) + (j - box.lo[1])) * box.size(0) +
+                             (i - box.lo[0]));
+}
+
 /// Calls f(i, j, k) for every index of `box`, x fastest (the storage order, so the accesses
 /// stream through memory). Inlined: the lambda costs nothing in a hot loop.
 template <typename F>

@@ -105,6 +105,33 @@ public:
     return !solid(i, j, k) && phi(i, j, k) < 0.0;
   }
 
+  /// True if side `side` (0 lower, 1 upper) of axis `axis` is a wall of the domain (no-slip or
+  /// free-slip): a face a liquid may leave.
+  bool wall(int axis, int side) const {
+    if (grid_->periodic(axis)) return false;
+    const BoundaryKind kind = grid_->boundary(axis, side);
+    return kind == BoundaryKind::NoSlip || kind == BoundaryKind::FreeSlip;
+  }
+
+  /// Bit 2 a + side set for each wall of the domain (wall()) that cell (i, j, k) touches.
+  unsigned wall_sides(PetscInt i, PetscInt j, PetscInt k) const {
+    const PetscInt at[3] = {i, j, k};
+    unsigned sides = 0;
+    for (int a = 0; a < grid_->dim(); ++a) {
+      if (at[a] == 0 && wall(a, 0)) sides |= 1u << (2 * a);
+      if (at[a] == grid_->cells(a) - 1 && wall(a, 1)) sides |= 1u << (2 * a + 1);
+    }
+    return sides;
+  }
+
+  /// True if liquid at a wall with this pressure leaves the wall. A wall can push on a liquid
+  /// but not pull: where holding the liquid against it would take a pressure below the air's
+  /// (p = 0), the liquid separates and air enters between (the unilateral contact of Chentanez
+  /// & Mueller 2012, "A multigrid fluid pressure solver handling separating solid boundary
+  /// conditions"). The free-surface projection opens such walls to air; the level set's
+  /// advection sees air behind them.
+  static bool separates(double pressure) { return pressure < 0.0; }
+
   /// Where the surface of obstacle n crosses the segment from the centre of cell `fluid` to the
   /// centre of its neighbour `held` (scalar_held), as a fraction theta of the spacing from
   /// `fluid`: 1/2 for a staircase obstacle (its surface is the face between them), from the

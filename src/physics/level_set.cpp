@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cut_faces.hpp"
+#include "wall_separation.hpp"
 
 namespace sf {
 
@@ -58,7 +59,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  PetscCall(phi.fill_ghosts());
+  PetscCall(fill_ghosts(phi));
 
   // phi0 over the local extent, and the band listed with what its updates need of phi0.
   const PetscScalar* local;
@@ -90,14 +91,34 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
                   std::numeric_limits<double>::quiet_NaN()};
     bool next_to_surface = p0 == 0.0;
     double gradient2 = 0.0;
+    // The surface lies no farther than where it crosses the line to a neighbour of the other
+    // sign (linear interpolation along that axis): a bound on |d| where the central differences
+    // vanish, at a sheet one or two cells thick (phi0 peaks in it), whose d would be unbounded.
+    double nearest_crossing = std::numeric_limits<double>::infinity();
+    const PetscInt index[3] = {i, j, k};
     for (int a = 0; a < dim; ++a) {
       const double below = initial_[static_cast<size_t>(at - stride[a])];
       const double above = initial_[static_cast<size_t>(at + stride[a])];
-      next_to_surface |= p0 * below < 0.0 || p0 * above < 0.0;
-      const double slope = 0.5 * std::abs(above - below) * inverse_h[a];
+      for (const double neighbour : {below, above})
+        if (p0 * neighbour < 0.0) {
+          next_to_surface = true;
+          nearest_crossing = std::min(nearest_crossing, grid.spacing(a) * std::abs(p0) /
+                                                            (std::abs(p0) + std::abs(neighbour)));
+        }
+      // Where a ghost behind a wall mirrors the cell (zero gradient), the central difference
+      // would be halved and, through d = phi0 / |grad phi0|, push the surface away from the
+      // wall at every reinitialisation (a film on a wall thickened by a quarter cell a step):
+      // there the one-sided difference into the domain stands in.
+      double slope = 0.5 * std::abs(above - below) * inverse_h[a];
+      if (!grid.periodic(a) && index[a] == 0 && below == p0)
+        slope = std::abs(above - p0) * inverse_h[a];
+      else if (!grid.periodic(a) && index[a] == grid.cells(a) - 1 && above == p0)
+        slope = std::abs(p0 - below) * inverse_h[a];
       gradient2 += slope * slope;
     }
-    if (next_to_surface) cell.surface = p0 / std::max(std::sqrt(gradient2), 1e-12);
+    if (next_to_surface)
+      cell.surface = std::copysign(
+          std::min(std::abs(p0) / std::max(std::sqrt(gradient2), 1e-12), nearest_crossing), p0);
     band.push_back(cell);
   });
   PetscCall(VecRestoreArray(phi.global(), &owned));
@@ -108,7 +129,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   const bool eno = grid.halo() >= 2;
   const int iterations = this->iterations();
   for (int n = 0; n < iterations; ++n) {
-    PetscCall(phi.fill_ghosts());
+    PetscCall(fill_ghosts(phi));
     PetscCall(VecGetArrayRead(phi.local(), &local));
     PetscCall(VecGetArray(phi.global(), &owned));
     PetscCall(grid.global_view(phi.dm(), owned, &g));
@@ -145,6 +166,13 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscInt cells = static_cast<PetscInt>(band.size());
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPIU_INT, MPI_SUM, grid.comm()));
   if (stats) *stats = {iterations, cells};
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::fill_ghosts(Field& phi) const {
+  PetscFunctionBeginUser;
+  PetscCall(phi.fill_ghosts());
+  if (wall_velocity_) PetscCall(open_separating_walls(*wall_velocity_, phi, *solids_));
   PetscFunctionReturn(0);
 }
 

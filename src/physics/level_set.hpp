@@ -21,7 +21,10 @@
 //               phi <- phi - dtau / h (sign(phi0) |phi| - d), d = phi0 / |grad phi0|, with
 //               |grad phi0| from central differences (Russo & Smereka take the largest of the
 //               central and one-sided ones, robust at kinks but biased by O(h) at a curved
-//               surface: a disc reinitialised every step then grew by 9 % over 80 steps).
+//               surface: a disc reinitialised every step then grew by 9 % over 80 steps);
+//               next to a wall whose ghost mirrors the cell, the one-sided difference into the
+//               domain; |d| at most the distance to where phi0 crosses zero along an axis (in
+//               a sheet a cell thick the central differences vanish and d would be unbounded).
 //           Measured (tests/physics/test_level_set.cpp): a disc carried round a periodic box
 //           with monotone cubic interpolation and reinitialised every step returns with its
 //           surface error falling at second order and its volume kept to 0.07 % on 32^2 cells.
@@ -36,6 +39,7 @@
 
 #include "field.hpp"
 #include "job.hpp"
+#include "solids.hpp"
 
 namespace sf {
 
@@ -54,6 +58,14 @@ public:
   /// Makes phi a signed distance again within the band, keeping its zero level (see the top).
   /// Fills phi's ghosts itself. Collective.
   PetscErrorCode reinitialise(Field& phi, ReinitialiseStats* stats);
+
+  /// From now on the reinitialisation sees air behind the walls the liquid leaves, as the
+  /// advection does (wall_separation.hpp): `velocity` holds on its wall faces the speed the
+  /// liquid leaves them at, and its local vector must be current when reinitialise() runs.
+  void separate_at_walls(const Field& velocity, const SolidMask& solids) {
+    wall_velocity_ = &velocity;
+    solids_ = &solids;
+  }
 
   /// True if `step` (counted from 1) is one after which the surface is reinitialised.
   bool reinitialises_after(PetscInt step) const { return step % config_.reinitialise_every == 0; }
@@ -79,10 +91,15 @@ private:
     double surface;  // next to the surface: phi0 / |grad phi0| (Russo-Smereka); else NaN
   };
 
+  /// phi.fill_ghosts(), then air behind the walls the liquid leaves (separate_at_walls()).
+  PetscErrorCode fill_ghosts(Field& phi) const;
+
   /// The pseudo-time step, kPseudoCfl h / dim.
   double pseudo_step() const;
 
   const Grid* grid_ = nullptr;
+  const Field* wall_velocity_ = nullptr;
+  const SolidMask* solids_ = nullptr;
   LiquidConfig config_;
   double h_ = 0.0;           // the smallest spacing
   double band_width_ = 0.0;  // band h

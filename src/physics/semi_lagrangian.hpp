@@ -49,12 +49,6 @@ private:
   DepartureExchange exchange_;
 };
 
-/// Position of (i, j, k) in an owned box, x fastest: where its bounds are kept.
-inline size_t box_offset(const IndexBox& box, PetscInt i, PetscInt j, PetscInt k) {
-  return static_cast<size_t>(((k - box.lo[2]) * box.size(1) + (j - box.lo[1])) * box.size(0) +
-                             (i - box.lo[0]));
-}
-
 /// Read access to the local (ghosted) arrays of the velocity and scalars, and write access to
 /// their global arrays, for the duration of one pass.
 class PassArrays {
