@@ -172,6 +172,36 @@ PetscErrorCode write_fields(CollectiveFile& out, hid_t parent, const Grid& grid,
   PetscFunctionReturn(0);
 }
 
+/// The marker particles (/particles, see checkpoint.hpp) with the checksum of the whole
+/// dataset. Collective.
+PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
+                               const ParticleRecords& particles) {
+  PetscFunctionBeginUser;
+  const MPI_Comm comm = grid.comm();
+  const size_t n = particles.size();
+  std::vector<double> rows(std::max<size_t>(kParticleColumns * n, 1));  // never a null buffer
+  for (size_t p = 0; p < n; ++p) {
+    double* row = &rows[kParticleColumns * p];
+    for (int a = 0; a < 3; ++a) row[a] = particles.position[3 * p + a];
+    row[3] = particles.sign[p];
+    row[4] = particles.radius[p];
+    row[5] = static_cast<double>(particles.id[p]);
+  }
+  unsigned long long local = n, offset = 0, total = 0;
+  PetscCallMPI(MPI_Exscan(&local, &offset, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
+  const Slab slab = particle_slab(total, offset, local);
+  std::uint32_t crc = 0;
+  PetscCall(distributed_crc32(comm, slab, rows.data(), &crc));
+  bool ok = write_dataset(out.id(), "particles", slab, rows.data(), out.transfer(), out.error());
+  ok = write_checksum(out.id(), "particles", crc, out.error()) && ok;
+  out.record(ok);
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode Checkpointer::setup(const Grid& grid, const JobConfig& job) {
@@ -217,7 +247,8 @@ PetscErrorCode Checkpointer::list(std::vector<std::string>* paths) const {
 
 PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Field>& scalars,
                                    Vec pressure, const RunState& state, std::string* path_out,
-                                   const StepHistory* history) {
+                                   const StepHistory* history,
+                                   const ParticleRecords* particles) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   char number[16];
@@ -227,9 +258,16 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
   PetscCall(current_provenance(grid.comm(), &provenance));
 
   CollectiveFile out(grid.comm(), path, "checkpoint");
-  PetscCall(out.create(checkpoint_bytes(grid, *job_, scalars.size())));
+  double bytes = checkpoint_bytes(grid, *job_, scalars.size());
+  if (particles) {
+    unsigned long long local = particles->size(), total = 0;
+    PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, grid.comm()));
+    bytes += static_cast<double>(total * kParticleColumns * sizeof(double));
+  }
+  PetscCall(out.create(bytes));
   PetscCall(write_run_state(out, grid, *job_, state, provenance));
   PetscCall(write_fields(out, out.id(), grid, velocity, scalars, pressure));
+  if (particles) PetscCall(write_particles(out, grid, *particles));
   if (history && history->dt > 0.0) {
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));

@@ -13,6 +13,12 @@
 //                                              (the job is /job with these on top)
 //   /previous_step/face_velocity/x|y|z, /previous_step/<scalar>, /previous_step/dt
 //                                              the step before (time.scheme: bdf2 only)
+//   /particles                                 a liquid's marker particles: one row of 6
+//                                              doubles each, x y z sign radius id (the id is an
+//                                              integer below 2^53, exact as a double), the
+//                                              ranks' rows one after another; read back in
+//                                              even shares and handed to the ranks that own
+//                                              them, so on any decomposition
 //   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
 //   process_grid, cells, dimension, format, and as strings job_hash, version (of stablefluids)
 //   and the provenance (build_info.hpp): program, commit, written, ranks (an integer),
@@ -37,8 +43,9 @@
 #include <string>
 #include <vector>
 
-#include "job.hpp"
 #include "field.hpp"
+#include "job.hpp"
+#include "particle_records.hpp"
 
 namespace sf {
 
@@ -81,16 +88,19 @@ public:
   /// Writes a checkpoint of the given state and prunes old ones. Collective.
   PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
                        const RunState& state, std::string* path,
-                       const StepHistory* history = nullptr);
+                       const StepHistory* history = nullptr,
+                       const ParticleRecords* particles = nullptr);
 
   /// Restores the fields and the run state from `path` (`--restart <file>`). A file that cannot
   /// be opened, lacks checksums or fails one stops every rank with a message naming the file and
   /// the dataset: the user asked for this file, so there is no fallback. A checkpoint whose grid
   /// or physics differ from the job is refused with every difference listed. With `history`,
   /// the step before is read into it as well (history->dt stays 0 if the checkpoint was written
-  /// before the first step). Collective.
+  /// before the first step); with `particles`, this rank's share of the marker particles.
+  /// Collective.
   PetscErrorCode read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
-                      Vec pressure, RunState* state, StepHistory* history = nullptr);
+                      Vec pressure, RunState* state, StepHistory* history = nullptr,
+                      ParticleRecords* particles = nullptr);
 
   /// `--restart latest`: restores from the newest checkpoint of this job that opens and verifies.
   /// Each newer one passed over is named with its reason, one line each on rank 0's stderr, and
@@ -100,7 +110,8 @@ public:
   PetscErrorCode read_latest(Field& velocity, std::vector<Field>& scalars, Vec pressure,
                              RunState* state, std::string* path,
                              std::vector<SkippedCheckpoint>* skipped = nullptr,
-                             StepHistory* history = nullptr);
+                             StepHistory* history = nullptr,
+                             ParticleRecords* particles = nullptr);
 
   /// The complete (renamed) checkpoints of this job, oldest first, not yet verified (rank 0
   /// lists, every rank learns). Collective.
@@ -113,7 +124,7 @@ private:
   /// the same on every rank; a job mismatch raises an error. Collective.
   PetscErrorCode try_read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
                           Vec pressure, RunState* state, StepHistory* history,
-                          std::string* problem);
+                          ParticleRecords* particles, std::string* problem);
   /// Removes the checkpoints beyond the newest `keep` once `path` is complete, never `path`
   /// itself nor any with a later step (rank 0). Collective.
   PetscErrorCode remove_older(const std::string& path) const;

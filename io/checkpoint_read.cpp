@@ -381,12 +381,74 @@ PetscErrorCode read_history(const Grid& grid, hid_t file, const RunState& state,
   PetscFunctionReturn(0);
 }
 
+/// This rank's even share of the marker particles (/particles, see checkpoint.hpp), verified
+/// against the checksum of the whole dataset. Collective.
+PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* particles,
+                              std::string* problem) {
+  PetscFunctionBeginUser;
+  const MPI_Comm comm = grid.comm();
+  H5Id dataset(H5Dopen2(file, "particles", H5P_DEFAULT), H5Dclose);
+  H5Id filespace(dataset.valid() ? H5Dget_space(dataset) : -1, H5Sclose);
+  hsize_t shape[2] = {0, 0};
+  std::uint32_t stored = 0;
+  if (!dataset.valid()) {
+    *problem = "dataset particles is missing (the job's liquid has marker particles: "
+               "liquid.particles.per_cell: 0 restarts without them)";
+    H5Eclear2(H5E_DEFAULT);
+  } else if (!filespace.valid() || H5Sget_simple_extent_ndims(filespace) != 2 ||
+             H5Sget_simple_extent_dims(filespace, shape, nullptr) < 0 ||
+             shape[1] != kParticleColumns) {
+    *problem = "dataset particles does not have 6 columns";
+  } else {
+    read_checksum(dataset, "particles", &stored, problem);
+  }
+  PetscCall(agree_on_problem(comm, problem));
+  if (!problem->empty()) PetscFunctionReturn(0);
+
+  PetscMPIInt rank, size;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  const hsize_t first = shape[0] * static_cast<hsize_t>(rank) / static_cast<hsize_t>(size);
+  const hsize_t last = shape[0] * static_cast<hsize_t>(rank + 1) / static_cast<hsize_t>(size);
+  const Slab slab = particle_slab(shape[0], first, last - first);
+  std::vector<double> rows(std::max<hsize_t>(kParticleColumns * (last - first), 1));
+  H5Id transfer(collective_transfer(), H5Pclose);
+  hsize_t extent[2] = {std::max<hsize_t>(last - first, 1), kParticleColumns};
+  H5Id memspace(H5Screate_simple(2, extent, nullptr), H5Sclose);
+  bool ok = transfer.valid() && memspace.valid();
+  if (last == first)
+    ok = ok && H5Sselect_none(filespace) >= 0 && H5Sselect_none(memspace) >= 0;
+  else
+    ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
+                                   slab.count.data(), nullptr) >= 0;
+  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows.data()) >= 0;
+  if (!ok) *problem = "dataset particles: " + hdf5_error_message();
+  PetscCall(agree_on_problem(comm, problem));
+  if (!problem->empty()) PetscFunctionReturn(0);
+  std::uint32_t computed = 0;
+  PetscCall(distributed_crc32(comm, slab, rows.data(), &computed));
+  if (computed != stored) {
+    *problem = mismatch("dataset particles", stored, computed);
+    PetscFunctionReturn(0);
+  }
+  const size_t n = static_cast<size_t>(last - first);
+  particles->resize(n);
+  for (size_t p = 0; p < n; ++p) {
+    const double* row = &rows[kParticleColumns * p];
+    for (int a = 0; a < 3; ++a) particles->position[3 * p + a] = row[a];
+    particles->sign[p] = row[3];
+    particles->radius[p] = row[4];
+    particles->id[p] = static_cast<std::int64_t>(row[5]);
+  }
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& scalars,
                                          Vec pressure, RunState* state, std::string* path,
                                          std::vector<SkippedCheckpoint>* skipped,
-                                         StepHistory* history) {
+                                         StepHistory* history, ParticleRecords* particles) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   std::vector<std::string> paths;
@@ -399,7 +461,8 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
     // A failed attempt may have filled some fields; the next one sets every field again.
     std::string problem;
     *state = RunState();
-    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, history, &problem));
+    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, history, particles,
+                       &problem));
     if (problem.empty()) {
       *path = *candidate;
       if (skipped) *skipped = passed;
@@ -419,10 +482,10 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
 
 PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
                                   std::vector<Field>& scalars, Vec pressure, RunState* state,
-                                  StepHistory* history) {
+                                  StepHistory* history, ParticleRecords* particles) {
   PetscFunctionBeginUser;
   std::string problem;
-  PetscCall(try_read(path, velocity, scalars, pressure, state, history, &problem));
+  PetscCall(try_read(path, velocity, scalars, pressure, state, history, particles, &problem));
   PetscCheck(problem.empty(), grid_->comm(), PETSC_ERR_FILE_READ,
              "cannot restart from checkpoint '%s': %s", path.c_str(), problem.c_str());
   PetscFunctionReturn(0);
@@ -431,7 +494,7 @@ PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
 PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
                                       std::vector<Field>& scalars, Vec pressure,
                                       RunState* state, StepHistory* history,
-                                      std::string* problem) {
+                                      ParticleRecords* particles, std::string* problem) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -455,6 +518,7 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
 
   PetscCall(read_fields(*grid_, file, "", velocity, scalars, pressure, problem));
   if (history && problem->empty()) PetscCall(read_history(*grid_, file, *state, history, problem));
+  if (particles && problem->empty()) PetscCall(read_particles(*grid_, file, particles, problem));
   PetscFunctionReturn(0);
 }
 

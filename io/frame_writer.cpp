@@ -14,6 +14,7 @@
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -248,6 +249,75 @@ PetscErrorCode write_face_datasets(CollectiveFile& out, const Grid& grid, const 
   PetscFunctionReturn(0);
 }
 
+/// The marker particles under /particles: position (N x 3), sign and radius (N), this rank's
+/// rows after those of the ranks before it. *total gets N. Collective.
+PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
+                               const ParticleRecords& particles, long* total) {
+  PetscFunctionBeginUser;
+  const MPI_Comm comm = grid.comm();
+  std::string* error = out.error();
+  unsigned long long local = particles.size(), offset = 0, all = 0;
+  PetscCallMPI(MPI_Exscan(&local, &offset, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&local, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
+  *total = static_cast<long>(all);
+  H5Id group(H5Gcreate2(out.id(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  bool ok = group.valid();
+  if (!ok) *error = "group particles: " + hdf5_error_message();
+  Slab points;
+  points.global = {all, 3};
+  points.offset = {offset, 0};
+  points.count = {local, 3};
+  Slab values;
+  values.global = {all};
+  values.offset = {offset};
+  values.count = {local};
+  const double none = 0.0;  // never a null buffer, even with no particles here
+  auto data = [&](const std::vector<double>& v) { return v.empty() ? &none : v.data(); };
+  ok = write_dataset(group, "position", points, data(particles.position), out.transfer(),
+                     error) && ok;
+  ok = write_dataset(group, "sign", values, data(particles.sign), out.transfer(), error) && ok;
+  ok = write_dataset(group, "radius", values, data(particles.radius), out.transfer(), error) &&
+       ok;
+  ok = describe_dataset(group, "position",
+                        {"particle", "particle, component", "length",
+                         "marker particles of the particle level set (Enright et al. 2002)",
+                         "x, y, z"},
+                        error) && ok;
+  ok = describe_dataset(group, "sign",
+                        {"particle", "particle", "none",
+                         "the side a particle tracks: -1 liquid, +1 air", ""},
+                        error) && ok;
+  ok = describe_dataset(group, "radius",
+                        {"particle", "particle", "length",
+                         "the particle's radius, between 0.1 and 0.5 cells", ""},
+                        error) && ok;
+  out.record(ok);
+  out.record_close(group.close());
+  PetscFunctionReturn(0);
+}
+
+/// The particles a frame file holds (the rows of /particles/position), or -1 if none: read by
+/// one process, independently.
+long particles_in(const std::string& path) {
+  H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.valid() || H5Lexists(file, "particles", H5P_DEFAULT) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return -1;
+  }
+  H5Id dataset(H5Dopen2(file, "particles/position", H5P_DEFAULT), H5Dclose);
+  H5Id space(dataset.valid() ? H5Dget_space(dataset) : -1, H5Sclose);
+  hsize_t shape[2] = {0, 0};
+  if (!space.valid() || H5Sget_simple_extent_ndims(space) != 2 ||
+      H5Sget_simple_extent_dims(space, shape, nullptr) < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return -1;
+  }
+  return static_cast<long>(shape[0]);
+}
+
 }  // namespace
 
 PetscErrorCode FrameWriter::setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
@@ -274,8 +344,13 @@ std::string FrameWriter::frame_path(int frame) const {
 
 std::string FrameWriter::index_path() const { return directory_ + "/" + name_ + ".xmf"; }
 
+std::string FrameWriter::particles_index_path() const {
+  return directory_ + "/" + name_ + "_particles.xmf";
+}
+
 PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field>& scalars,
-                                  Vec pressure, PetscInt step, double time) {
+                                  Vec pressure, PetscInt step, double time,
+                                  const ParticleRecords* particles) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const MPI_Comm comm = grid.comm();
@@ -299,10 +374,12 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   PetscCall(write_cell_datasets(out, grid, velocity, scalars, pressure, *solids_,
                                 job_->liquid.enabled, buffer));
   PetscCall(write_face_datasets(out, grid, velocity, buffer));
+  long count = -1;
+  if (particles) PetscCall(write_particles(out, grid, *particles, &count));
   PetscCall(out.commit());
 
   if (attributes_.empty()) describe_attributes(scalars, pressure != nullptr);
-  frames_.push_back({std::filesystem::path(path).filename().string(), time});
+  frames_.push_back({std::filesystem::path(path).filename().string(), time, count});
   PetscCall(write_index());
   PetscFunctionReturn(0);
 }
@@ -326,9 +403,17 @@ PetscErrorCode FrameWriter::resume(const std::vector<double>& times,
   PetscFunctionBeginUser;
   describe_attributes(scalars, with_pressure);
   frames_.clear();
+  // How many particles each kept frame holds, for their index: rank 0 looks, all learn.
+  std::vector<long> counts(times.size(), -1);
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(grid_->comm(), &rank));
+  if (rank == 0)
+    for (size_t n = 0; n < times.size(); ++n) counts[n] = particles_in(frame_path(static_cast<int>(n)));
+  PetscCallMPI(MPI_Bcast(counts.data(), static_cast<int>(counts.size()), MPI_LONG, 0,
+                         grid_->comm()));
   for (size_t n = 0; n < times.size(); ++n)
     frames_.push_back({std::filesystem::path(frame_path(static_cast<int>(n))).filename().string(),
-                       times[n]});
+                       times[n], counts[n]});
   if (!frames_.empty()) PetscCall(write_index());
   PetscFunctionReturn(0);
 }
@@ -344,6 +429,10 @@ PetscErrorCode FrameWriter::write_index() {
   }
   PetscCall(write_text_atomically(grid_->comm(), index_path(),
                                   render_xdmf(geometry, attributes_, frames_)));
+  if (std::any_of(frames_.begin(), frames_.end(),
+                  [](const XdmfFrame& frame) { return frame.particles >= 0; }))
+    PetscCall(write_text_atomically(grid_->comm(), particles_index_path(),
+                                    render_particles_xdmf(frames_)));
   PetscFunctionReturn(0);
 }
 

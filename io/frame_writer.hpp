@@ -14,6 +14,9 @@
 //   /face_velocity/x|y|z                   the raw MAC face values of each component, shape
 //                                          cells + 1 along its own non-periodic axis
 //   /job                                   the job file's text (an HDF5 string)
+//   /particles/position, sign, radius      a liquid's marker particles (N x 3, N, N), the
+//                                          ranks' one after another; indexed by
+//                                          <name>_particles.xmf as Polyvertex grids
 //   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order),
 //     units, conventions, job_file, and the provenance (build_info.hpp): program, commit,
 //     written, ranks, command_line, petsc_options, libraries, all strings but ranks
@@ -27,6 +30,7 @@
 
 #include "field.hpp"
 #include "job.hpp"
+#include "particle_records.hpp"
 #include "solids.hpp"
 #include "xdmf.hpp"
 
@@ -42,8 +46,9 @@ public:
   /// Writes the next frame. `velocity` must have up-to-date ghosts (the cell-centre average
   /// reads the upper face of every cell). `pressure`, if not null, is a global vector with the
   /// cell DM's layout. Collective.
+  /// With `particles` (this rank's), the frame holds them too. Collective.
   PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
-                       PetscInt step, double time);
+                       PetscInt step, double time, const ParticleRecords* particles = nullptr);
 
   int frames_written() const { return static_cast<int>(frames_.size()); }
   std::vector<double> frame_times() const;
@@ -56,6 +61,8 @@ public:
   /// Path of frame number `frame` (0-based).
   std::string frame_path(int frame) const;
   std::string index_path() const;
+  /// The particles' index, <name>_particles.xmf, written once a frame holds particles.
+  std::string particles_index_path() const;
 
 private:
   PetscErrorCode write_index();

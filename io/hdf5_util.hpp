@@ -100,6 +100,18 @@ inline Slab face_slab(const Grid& grid, int c) {
   return make_slab(grid.dim(), grid.owned_faces(c), extent, 1);
 }
 
+/// Columns of a checkpoint's /particles rows: x y z sign radius id.
+inline constexpr hsize_t kParticleColumns = 6;
+
+/// Rows [first, first + count) of a /particles dataset of `total` rows.
+inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count) {
+  Slab slab;
+  slab.global = {total, kParticleColumns};
+  slab.offset = {first, 0};
+  slab.count = {count, kParticleColumns};
+  return slab;
+}
+
 /// The size, in doubles, of the one buffer a frame or checkpoint packs its datasets into, one
 /// after another: this rank's largest box of owned faces, which holds as many values as its
 /// owned cells or, on a rank at an upper non-periodic boundary, one layer more.

@@ -16,6 +16,24 @@ std::string format_double(double value) {
   return buffer;
 }
 
+/// The document's opening, up to the temporal collection `name` its frames go in.
+void open_series(std::ostringstream& out, const std::string& comment, const char* name) {
+  out << "<?xml version=\"1.0\" ?>\n"
+      << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+      << "<!-- " << comment << " -->\n"
+      << "<Xdmf Version=\"3.0\">\n"
+      << "  <Domain>\n"
+      << "    <Grid Name=\"" << name << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+}
+
+/// Closes what open_series() opened.
+std::string close_series(std::ostringstream& out) {
+  out << "    </Grid>\n"
+      << "  </Domain>\n"
+      << "</Xdmf>\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& attributes,
@@ -33,14 +51,11 @@ std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& 
   const std::string geometry = dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY";
 
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" ?>\n"
-      << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-      << "<!-- Written by stablefluids: cell-centred fields on a uniform grid, nondimensional. "
-         "Each .h5 file describes itself (h5dump -H): units, centring and axis order on every "
-         "dataset, the job and how it was run on the root. -->\n"
-      << "<Xdmf Version=\"3.0\">\n"
-      << "  <Domain>\n"
-      << "    <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  open_series(out,
+              "Written by stablefluids: cell-centred fields on a uniform grid, nondimensional. "
+              "Each .h5 file describes itself (h5dump -H): units, centring and axis order on "
+              "every dataset, the job and how it was run on the root.",
+              "TimeSeries");
   for (const XdmfFrame& frame : frames) {
     out << "      <Grid Name=\"frame\" GridType=\"Uniform\">\n"
         << "        <Time Value=\"" << format_double(frame.time) << "\"/>\n"
@@ -64,10 +79,37 @@ std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& 
     }
     out << "      </Grid>\n";
   }
-  out << "    </Grid>\n"
-      << "  </Domain>\n"
-      << "</Xdmf>\n";
-  return out.str();
+  return close_series(out);
+}
+
+std::string render_particles_xdmf(const std::vector<XdmfFrame>& frames) {
+  std::ostringstream out;
+  open_series(out,
+              "Written by stablefluids: a liquid's marker particles (the particle level set), "
+              "sign -1 in the liquid and +1 in the air.",
+              "Particles");
+  for (const XdmfFrame& frame : frames) {
+    if (frame.particles <= 0) continue;
+    const std::string n = std::to_string(frame.particles);
+    out << "      <Grid Name=\"particles\" GridType=\"Uniform\">\n"
+        << "        <Time Value=\"" << format_double(frame.time) << "\"/>\n"
+        << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << n
+        << "\" NodesPerElement=\"1\"/>\n"
+        << "        <Geometry GeometryType=\"XYZ\">\n"
+        << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"8\" "
+           "Dimensions=\""
+        << n << " 3\">" << frame.file << ":/particles/position</DataItem>\n"
+        << "        </Geometry>\n";
+    for (const char* attribute : {"sign", "radius"})
+      out << "        <Attribute Name=\"" << attribute
+          << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+          << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"8\" "
+             "Dimensions=\""
+          << n << "\">" << frame.file << ":/particles/" << attribute << "</DataItem>\n"
+          << "        </Attribute>\n";
+    out << "      </Grid>\n";
+  }
+  return close_series(out);
 }
 
 }  // namespace sf

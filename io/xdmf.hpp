@@ -20,6 +20,7 @@ struct XdmfAttribute {
 struct XdmfFrame {
   std::string file;  // HDF5 file name relative to the .xmf file
   double time = 0.0;
+  long particles = -1;  // marker particles in /particles (-1: the frame has none)
 };
 
 /// The grid description shared by every frame (cell counts and geometry in x, y, z order).
@@ -34,5 +35,10 @@ struct XdmfGrid {
 /// cell-centred attributes on a CoRectMesh.
 std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& attributes,
                         const std::vector<XdmfFrame>& frames);
+
+/// The marker particles of the frames that have any, as XDMF 3 text: a temporal collection of
+/// Polyvertex grids (XYZ points from /particles/position) with the particles' sign and radius
+/// as point attributes.
+std::string render_particles_xdmf(const std::vector<XdmfFrame>& frames);
 
 }  // namespace sf

@@ -42,6 +42,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(level_set_.reinitialise(phi, nullptr));
     PetscCall(level_set_.volume(phi, &initial_volume));
     level_set_.separate_at_walls(velocity_, solids_);
+    PetscCall(particles_.setup(grid_, solids_, job.liquid));
+    PetscCall(particles_.seed(phi, 0));
     // As far into the air as the level set is a distance.
     PetscCall(extension_.setup(grid_, solids_, job.liquid.band));
     PetscCall(extension_.extend(velocity_, phi));
@@ -128,13 +130,16 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
     history.scalars = &bdf2_->previous_scalars();
     with_history = &history;
   }
+  ParticleRecords particles;
+  ParticleRecords* with_particles = particles_.enabled() ? &particles : nullptr;
   if (restart == "latest")
     PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), state,
-                                        &path, nullptr, with_history));
+                                        &path, nullptr, with_history, with_particles));
   else
     PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), state,
-                                 with_history));
+                                 with_history, with_particles));
   if (bdf2_) PetscCall(bdf2_->resume(history.dt));
+  if (with_particles) PetscCall(particles_.restore(particles));
   time_ = state->time;
   step_ = state->step;
   projection_->set_last_dt(state->last_dt);
@@ -218,10 +223,20 @@ void Simulation::build_step() {
       PetscCall(dissipate(scalars_[s], job.scalars[s].dissipation, dt));
     PetscFunctionReturn(0);
   };
+  // Enright et al. 2002's order: correct phi by the escaped particles, reinitialise, correct
+  // again, set the radii; reseed now and then.
   const Run reinitialise = [this, &job](double, StepReport*) {
     PetscFunctionBeginUser;
-    if (level_set_.reinitialises_after(step_ + 1))
-      PetscCall(level_set_.reinitialise(scalars_[job.scalars.size()], nullptr));
+    Field& phi = scalars_[job.scalars.size()];
+    const PetscInt step = step_ + 1;
+    PetscCall(particles_.correct(phi, nullptr));
+    if (level_set_.reinitialises_after(step)) {
+      PetscCall(level_set_.reinitialise(phi, nullptr));
+      PetscCall(particles_.correct(phi, nullptr));
+    }
+    PetscCall(particles_.adjust_radii(phi));
+    if (particles_.reseeds_after(step))
+      PetscCall(particles_.reseed(phi, step / job.liquid.particles.reseed_every));
     PetscFunctionReturn(0);
   };
   const Run extend = [this, &job](double, StepReport*) {
@@ -240,8 +255,10 @@ void Simulation::build_step() {
         PetscCall(fill_all_ghosts());
       else
         PetscCall(velocity_.fill_ghosts());
-      if (job.liquid.enabled)
+      if (job.liquid.enabled) {
         PetscCall(open_separating_walls(velocity_, scalars_[job.scalars.size()], solids_));
+        PetscCall(particles_.advect(velocity_, dt));
+      }
       AdvectionStats advection;
       PetscCall(advection_->advect(velocity_, scalars_, dt, &advection));
       report->remote_points = advection.remote_points;
@@ -375,7 +392,10 @@ PetscErrorCode Simulation::write_frame() {
   PetscFunctionBeginUser;
   PetscCall(timers_.begin(Stage::Output));
   PetscCall(velocity_.fill_ghosts());
-  PetscCall(writer_.write(velocity_, scalars_, projection_->pressure(), step_, time_));
+  ParticleRecords particles;
+  PetscCall(particles_.records(&particles));
+  PetscCall(writer_.write(velocity_, scalars_, projection_->pressure(), step_, time_,
+                          particles_.enabled() ? &particles : nullptr));
   PetscCall(timers_.end(Stage::Output));
   PetscCall(PetscPrintf(grid_.comm(), "  frame %d at t = %.6g -> %s\n",
                         writer_.frames_written() - 1, time_,
@@ -461,8 +481,10 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
     history.scalars = &bdf2_->previous_scalars();
     history.dt = bdf2_->previous_dt();
   }
+  ParticleRecords particles;
+  PetscCall(particles_.records(&particles));
   PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path,
-                                &history));
+                                &history, particles_.enabled() ? &particles : nullptr));
   PetscCall(timers_.end(Stage::Output));
   schedule_.checkpoint_written(step_, time_);
   PetscCall(PetscPrintf(grid_.comm(), "  checkpoint at step %" PetscInt_FMT " -> %s\n", step_,

@@ -14,6 +14,7 @@
 #include "job.hpp"
 #include "diagnostics.hpp"
 #include "level_set.hpp"
+#include "particle_level_set.hpp"
 #include "velocity_extension.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
@@ -67,6 +68,7 @@ public:
   Field& velocity() { return velocity_; }
   std::vector<Field>& scalars() { return scalars_; }
   Vec pressure() const { return projection_->pressure(); }
+  const ParticleLevelSet& particles() const { return particles_; }
 
 private:
   /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
@@ -137,6 +139,7 @@ private:
   // checkpointed with them): scalars_[job.scalars.size()].
   std::vector<Field> scalars_;
   LevelSet level_set_;
+  ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Forces forces_;
   FlowDiagnostics diagnostics_;

@@ -246,6 +246,13 @@ struct LiquidConfig {
   // phi a signed distance; beyond it phi is held at +-band.
   int band = 5;
   int reinitialise_every = 1;  // steps between reinitialisations, >= 1
+  // Marker particles correcting the level set (the particle level set of Enright, Fedkiw,
+  // Ferziger & Mitchell 2002; particle_level_set.hpp). per_cell = 0: none.
+  struct Particles {
+    int per_cell = 0;       // seeded per cell of the band; the parser's default: 16
+    int band = 3;           // cells either side of the surface that are seeded
+    int reseed_every = 20;  // steps between reseedings, >= 1
+  } particles;
 };
 
 struct OutputConfig {

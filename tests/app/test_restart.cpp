@@ -150,20 +150,28 @@ TEST(Restart, ContinuesBitForBitWithALiquid) {
       {"phi"});
 }
 
-// A checkpoint written by two ranks (one when the test runs alone) restarts on all ranks with the
-// same fields: a checkpoint written immediately after the restart equals the original bitwise.
-TEST(Restart, RestartsOnAnotherRankCountWithIdenticalFields) {
-  const std::string dir = scratch() + "/other";
+/// Clears `dir` and runs `text` on the first two ranks (one when the test runs alone); returns
+/// how many ran it. Collective.
+int run_on_two_ranks(const std::string& dir, const std::string& text) {
   const int writers = std::min(2, test::comm_size());
   if (test::comm_rank() == 0) fs::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
   MPI_Comm part;
   MPI_Comm_split(MPI_COMM_WORLD, test::comm_rank() < writers ? 0 : MPI_UNDEFINED,
                  test::comm_rank(), &part);
   if (part != MPI_COMM_NULL) {
-    EXPECT_EQ(run_job(part, job_text(0.3, dir + "/written"), ""), 0);
+    EXPECT_EQ(run_job(part, text, ""), 0);
     MPI_Comm_free(&part);
   }
   MPI_Barrier(MPI_COMM_WORLD);
+  return writers;
+}
+
+// A checkpoint written by two ranks (one when the test runs alone) restarts on all ranks with the
+// same fields: a checkpoint written immediately after the restart equals the original bitwise.
+TEST(Restart, RestartsOnAnotherRankCountWithIdenticalFields) {
+  const std::string dir = scratch() + "/other";
+  const int writers = run_on_two_ranks(dir, job_text(0.3, dir + "/written"));
 
   const JobConfig job = parse_job(job_text(1.0, dir + "/written",
                                            "# restarted on more ranks\n"),
@@ -854,6 +862,53 @@ TEST(Latest, PruningNeverRemovesTheCheckpointJustWritten) {
   EXPECT_EQ(skipped[0].path, damaged);
   long failures = testing::Test::HasFailure() ? 1 : 0;
   EXPECT_EQ(test::global_sum(failures), 0);
+  if (test::comm_rank() == 0) fs::remove_all(dir);
+}
+
+// A liquid's marker particles are in its checkpoint (/particles), written on two ranks (one
+// when the test runs alone) and read back on every rank in even shares, then handed to the
+// ranks that own them: all of them and no more (the count and the sum of ids written), and the
+// run goes on. A flipped byte among them is found and named.
+TEST(Restart, MarkerParticlesComeBackOnAnyRankCount) {
+  const std::string dir = scratch() + "/particles";
+  const std::string liquid =
+      "liquid: {initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}]}\n";
+  run_on_two_ranks(dir, job_text(0.3, dir, liquid));
+  const std::vector<std::string> paths = checkpoints_in(dir);
+  ASSERT_FALSE(paths.empty());
+  const std::string file = paths.back();
+  long written = 0, written_ids = 0;
+  if (test::comm_rank() == 0) {
+    const std::vector<double> rows = read_all(file, "particles");
+    written = static_cast<long>(rows.size() / 6);
+    for (size_t p = 5; p < rows.size(); p += 6) written_ids += static_cast<long>(rows[p]);
+  }
+  written = test::global_sum(written);
+  written_ids = test::global_sum(written_ids);
+  EXPECT_GT(written, 100);
+
+  const JobConfig job = parse_job(job_text(0.5, dir, liquid), "restart.yaml");
+  {
+    Simulation simulation;
+    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job, file), 0);
+    PetscInt count = 0;
+    std::int64_t ids = 0;
+    ASSERT_EQ(simulation.particles().census(&count, &ids), 0);
+    EXPECT_EQ(count, written);
+    EXPECT_EQ(ids, written_ids);
+    EXPECT_EQ(simulation.run(), 0);
+  }
+  // The newest checkpoint, which the continued run wrote (it removed the older ones).
+  const std::string newest = checkpoints_in(dir).back();
+  if (test::comm_rank() == 0) flip_bytes_in(newest, "particles");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const Failure failure = expect_failure([&] {
+    Simulation simulation;
+    return simulation.setup(PETSC_COMM_WORLD, job, newest);
+  });
+  EXPECT_EQ(failure.code, PETSC_ERR_FILE_READ);
+  EXPECT_NE(failure.message.find("checksum mismatch in dataset particles"), std::string::npos)
+      << failure.message;
   if (test::comm_rank() == 0) fs::remove_all(dir);
 }
 

@@ -748,7 +748,20 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:6: liquid.reinitialise_every: expected an integer >= 1"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every)"}},
+          "reinitialise_every, particles)"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " particles: {per_cell: -1}}\n",
+         {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " particles: {band: 11}}\n",
+         {"job.yaml:6: liquid.particles.band: expected an integer from 1 to 10"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " particles: {reseed_every: 0}}\n",
+         {"job.yaml:6: liquid.particles.reseed_every: expected an integer from 1 to 100000"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " particles: {count: 3}}\n",
+         {"job.yaml:6: liquid.particles.count: unknown key (expected one of: per_cell, band, "
+          "reseed_every)"}},
         {"grid: {cells: [8, 8], halo: 2}\ntime: {scheme: bdf2, dt: 0.1, end: 1}\n"
          "advection: {interpolation: cubic}\n"
          "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",

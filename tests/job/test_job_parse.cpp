@@ -549,6 +549,24 @@ TEST(Config, LiquidSectionAndItsDefaults) {
       "a");
   EXPECT_EQ(tuned.liquid.band, 3);
   EXPECT_EQ(tuned.liquid.reinitialise_every, 4);
+  // Marker particles: on by default, 16 a cell in 2D and 3D, 3 cells either side, reseeded
+  // every 20 steps; per_cell: 0 turns them off.
+  EXPECT_EQ(job.liquid.particles.per_cell, 16);
+  EXPECT_EQ(job.liquid.particles.band, 3);
+  EXPECT_EQ(job.liquid.particles.reseed_every, 20);
+  const std::string cube = "grid: {cells: [8, 8, 8]}\ntime: {dt: 1, end: 1}\n";
+  EXPECT_EQ(sf::parse_job(cube + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5, 0.5],"
+                                 " radius: 0.2}]}\n",
+                          "a")
+                .liquid.particles.per_cell,
+            16);
+  const sf::JobConfig particles = sf::parse_job(
+      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
+             " particles: {per_cell: 0, band: 2, reseed_every: 5}}\n",
+      "a");
+  EXPECT_EQ(particles.liquid.particles.per_cell, 0);
+  EXPECT_EQ(particles.liquid.particles.band, 2);
+  EXPECT_EQ(particles.liquid.particles.reseed_every, 5);
 }
 
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {

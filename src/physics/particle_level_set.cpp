@@ -1,0 +1,494 @@
+// The particle level set on a DMSwarm (see particle_level_set.hpp for the method and sources).
+#include "particle_level_set.hpp"
+
+#include <petscdmda.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "interpolation.hpp"
+
+namespace sf {
+
+namespace {
+
+// Radii and seeding levels in units of h (Enright et al. 2002, §3.2).
+constexpr double kLeastRadius = 0.1;
+constexpr double kMostRadius = 0.5;
+constexpr double kLeastLevel = 0.1;
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of a 64-bit key.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// A uniform number in [0, 1) drawn from `key`.
+double uniform(std::uint64_t key) { return static_cast<double>(mix(key) >> 11) * 0x1.0p-53; }
+
+/// The swarm's fields for the duration of a loop over its particles.
+class ParticleArrays {
+public:
+  PetscErrorCode open(DM swarm) {
+    PetscFunctionBeginUser;
+    swarm_ = swarm;
+    PetscCall(DMSwarmGetLocalSize(swarm, &count));
+    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kPosition, nullptr, nullptr,
+                              reinterpret_cast<void**>(&position)));
+    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kSign, nullptr, nullptr,
+                              reinterpret_cast<void**>(&sign)));
+    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kRadius, nullptr, nullptr,
+                              reinterpret_cast<void**>(&radius)));
+    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kId, nullptr, nullptr,
+                              reinterpret_cast<void**>(&id)));
+    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
+                              reinterpret_cast<void**>(&rank)));
+    PetscFunctionReturn(0);
+  }
+  PetscErrorCode close() {
+    PetscFunctionBeginUser;
+    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&rank)));
+    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kId, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&id)));
+    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kRadius, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&radius)));
+    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kSign, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&sign)));
+    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kPosition, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&position)));
+    PetscFunctionReturn(0);
+  }
+
+  PetscInt count = 0;
+  double* position = nullptr;  // 3 per particle
+  double* sign = nullptr;
+  double* radius = nullptr;
+  std::int64_t* id = nullptr;
+  PetscInt* rank = nullptr;
+
+private:
+  DM swarm_ = nullptr;
+};
+
+/// phi's local (ghosted) values, sampled linearly at canonical points.
+class LevelSampler {
+public:
+  PetscErrorCode open(const Field& phi) {
+    PetscFunctionBeginUser;
+    phi_ = &phi;
+    PetscCall(VecGetArrayRead(phi.local(), &data_));
+    ArrayView view;
+    PetscCall(phi.grid().local_view(phi.dm(), const_cast<PetscScalar*>(data_), &view));
+    sampler_ = LocalSampler(phi.grid(), view, Interpolation::Linear);
+    view_ = view;
+    PetscFunctionReturn(0);
+  }
+  PetscErrorCode close() {
+    PetscFunctionBeginUser;
+    PetscCall(VecRestoreArrayRead(phi_->local(), &data_));
+    PetscFunctionReturn(0);
+  }
+  /// phi at x (made canonical here); false if its stencil is beyond the halo.
+  bool operator()(const double point[3], double* value) const {
+    double x[3] = {point[0], point[1], point[2]};
+    canonical_point(sampler_.axes(), phi_->grid().dim(), x);
+    return sampler_.sample(0, -1, x, value);
+  }
+  const ArrayView& view() const { return view_; }
+
+private:
+  const Field* phi_ = nullptr;
+  const PetscScalar* data_ = nullptr;
+  LocalSampler sampler_;
+  ArrayView view_;
+};
+
+}  // namespace
+
+PetscErrorCode ParticleLevelSet::setup(const Grid& grid, const SolidMask& solids,
+                                       const LiquidConfig& config) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  solids_ = &solids;
+  config_ = config.particles;
+  h_ = grid.spacing(0);
+  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  least_radius_ = kLeastRadius * h_;
+  most_radius_ = kMostRadius * h_;
+  if (!enabled()) PetscFunctionReturn(0);
+
+  // Which rank owns which cells: the cell DMDA's process grid and ownership ranges.
+  const PetscInt* ranges[3] = {nullptr, nullptr, nullptr};
+  PetscCall(DMDAGetInfo(grid.cell_dm(), nullptr, nullptr, nullptr, nullptr, &processes_[0],
+                        &processes_[1], &processes_[2], nullptr, nullptr, nullptr, nullptr,
+                        nullptr, nullptr));
+  PetscCall(DMDAGetOwnershipRanges(grid.cell_dm(), &ranges[0], &ranges[1], &ranges[2]));
+  for (int a = 0; a < 3; ++a) {
+    starts_[a].assign(1, 0);
+    for (PetscInt p = 0; p < processes_[a]; ++p)
+      starts_[a].push_back(starts_[a].back() + (a < grid.dim() ? ranges[a][p] : 1));
+  }
+
+  PetscCall(DMCreate(grid.comm(), swarm_.replace()));
+  PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(swarm_.get()), "particles"));
+  PetscCall(DMSetType(swarm_, DMSWARM));
+  PetscCall(DMSetDimension(swarm_, grid.dim()));
+  // The basic swarm migrates each particle to the rank its DMSwarm_rank names: PETSc 3.18's
+  // point location on a DMDA (the PIC swarm's) takes the DMDA's points for the vertices of its
+  // cells and does not wrap periodic axes, while these cells are centred on the DMDA's points.
+  PetscCall(DMSwarmSetType(swarm_, DMSWARM_BASIC));
+  PetscCall(DMSwarmSetCellDM(swarm_, grid.cell_dm()));
+  PetscCall(DMSwarmInitializeFieldRegister(swarm_));
+  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kPosition, 3, PETSC_REAL));
+  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kSign, 1, PETSC_REAL));
+  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kRadius, 1, PETSC_REAL));
+  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kId, 1, PETSC_INT64));
+  PetscCall(DMSwarmFinalizeFieldRegister(swarm_));
+  PetscCall(DMSwarmSetLocalSizes(swarm_, 0, 1024));
+  PetscFunctionReturn(0);
+}
+
+PetscMPIInt ParticleLevelSet::owner(const double x[3]) const {
+  const Grid& grid = *grid_;
+  PetscInt process[3] = {0, 0, 0};
+  for (int a = 0; a < grid.dim(); ++a) {
+    const PetscInt cell = std::clamp<PetscInt>(
+        static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))), 0,
+        grid.cells(a) - 1);
+    process[a] = static_cast<PetscInt>(
+        std::upper_bound(starts_[a].begin(), starts_[a].end(), cell) - starts_[a].begin() - 1);
+  }
+  return static_cast<PetscMPIInt>(process[0] +
+                                  processes_[0] * (process[1] + processes_[1] * process[2]));
+}
+
+size_t ParticleLevelSet::owned_cell(const double x[3]) const {
+  const Grid& grid = *grid_;
+  const IndexBox& owned = grid.owned_cells();
+  PetscInt cell[3] = {0, 0, 0};
+  for (int a = 0; a < grid.dim(); ++a)
+    cell[a] = std::clamp<PetscInt>(
+        static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))),
+        owned.lo[a], owned.hi[a] - 1);
+  return box_offset(owned, cell[0], cell[1], cell[2]);
+}
+
+template <typename Sample>
+void ParticleLevelSet::seeds_of_cell(PetscInt i, PetscInt j, PetscInt k, PetscInt generation,
+                                     int wanted, const Sample& sample,
+                                     std::vector<Seed>* out) const {
+  const Grid& grid = *grid_;
+  const std::int64_t cells = static_cast<std::int64_t>(grid.cells(0)) * grid.cells(1) *
+                             grid.cells(2);
+  const std::int64_t cell = (static_cast<std::int64_t>(k) * grid.cells(1) + j) * grid.cells(0) + i;
+  const PetscInt index[3] = {i, j, k};
+  const double band = config_.band * h_;
+  for (int slot = 0; slot < config_.per_cell && wanted > 0; ++slot) {
+    Seed seed{};
+    seed.id = (generation * cells + cell) * config_.per_cell + slot;
+    for (int a = 0; a < grid.dim(); ++a)
+      seed.x[a] = grid.origin(a) +
+                  (static_cast<double>(index[a]) +
+                   uniform(static_cast<std::uint64_t>(seed.id) * 4 + static_cast<unsigned>(a))) *
+                      grid.spacing(a);
+    double phi = 0.0;
+    if (!sample(seed.x, &phi)) continue;
+    const double distance = std::abs(phi);
+    if (distance < kLeastLevel * h_ || distance > band) continue;
+    seed.sign = phi < 0.0 ? -1.0 : 1.0;
+    seed.radius = std::clamp(distance, least_radius_, most_radius_);
+    out->push_back(seed);
+    --wanted;
+  }
+}
+
+PetscErrorCode ParticleLevelSet::add(const std::vector<Seed>& seeds) {
+  PetscFunctionBeginUser;
+  PetscInt before = 0;
+  PetscCall(DMSwarmGetLocalSize(swarm_, &before));
+  PetscCall(DMSwarmAddNPoints(swarm_, static_cast<PetscInt>(seeds.size())));
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  PetscMPIInt rank = 0;
+  PetscCallMPI(MPI_Comm_rank(grid_->comm(), &rank));
+  for (size_t s = 0; s < seeds.size(); ++s) {
+    const PetscInt at = before + static_cast<PetscInt>(s);
+    for (int a = 0; a < 3; ++a) p.position[3 * at + a] = seeds[s].x[a];
+    p.sign[at] = seeds[s].sign;
+    p.radius[at] = seeds[s].radius;
+    p.id[at] = seeds[s].id;
+    p.rank[at] = rank;
+  }
+  PetscCall(p.close());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::seed(Field& phi, PetscInt generation) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(phi.fill_ghosts());
+  LevelSampler sample;
+  PetscCall(sample.open(phi));
+  std::vector<Seed> seeds;
+  const double reach = (config_.band + 1) * h_;
+  for_each_index(grid_->owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids_->solid(i, j, k) || !(std::abs(sample.view()(i, j, k)) < reach)) return;
+    seeds_of_cell(i, j, k, generation, config_.per_cell, sample, &seeds);
+  });
+  PetscCall(sample.close());
+  PetscCall(add(seeds));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  const PetscScalar* u_data;
+  ArrayView u_view;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  const LocalSampler sampler(grid, u_view, Interpolation::Linear);
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  int lost = 0;
+  double where[3] = {0.0, 0.0, 0.0};
+  for (PetscInt n = 0; n < p.count; ++n) {
+    double* x = &p.position[3 * n];
+    double u[3] = {0.0, 0.0, 0.0}, mid[3] = {x[0], x[1], x[2]};
+    bool found = sampler.sample_velocity(mid, u);
+    for (int a = 0; a < grid.dim(); ++a) mid[a] += 0.5 * dt * u[a];
+    canonical_point(sampler.axes(), grid.dim(), mid);
+    found = found && sampler.sample_velocity(mid, u);
+    if (!found) {
+      if (!lost) std::copy(x, x + 3, where);
+      lost = 1;
+      continue;
+    }
+    for (int a = 0; a < grid.dim(); ++a) x[a] += dt * u[a];
+    canonical_point(sampler.axes(), grid.dim(), x);
+  }
+  PetscCall(p.close());
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  int any = 0;
+  PetscCallMPI(MPI_Allreduce(&lost, &any, 1, MPI_INT, MPI_MAX, grid.comm()));
+  PetscCheck(!any, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
+             "a marker particle's velocity stencil lies beyond the halo of its rank (one at "
+             "%g %g %g): the step moved the liquid farther than grid.halo cells; lower time.cfl "
+             "or raise grid.halo",
+             where[0], where[1], where[2]);
+  PetscCall(migrate());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::migrate() {
+  PetscFunctionBeginUser;
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  for (PetscInt n = 0; n < p.count; ++n) p.rank[n] = owner(&p.position[3 * n]);
+  PetscCall(p.close());
+  PetscCall(DMSwarmMigrate(swarm_, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::records(ParticleRecords* out) const {
+  PetscFunctionBeginUser;
+  out->resize(0);
+  if (!enabled()) PetscFunctionReturn(0);
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  out->resize(static_cast<size_t>(p.count));
+  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
+  std::copy(p.sign, p.sign + p.count, out->sign.begin());
+  std::copy(p.radius, p.radius + p.count, out->radius.begin());
+  std::copy(p.id, p.id + p.count, out->id.begin());
+  PetscCall(p.close());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::restore(const ParticleRecords& in) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  std::copy(in.position.begin(), in.position.end(), p.position);
+  std::copy(in.sign.begin(), in.sign.end(), p.sign);
+  std::copy(in.radius.begin(), in.radius.end(), p.radius);
+  std::copy(in.id.begin(), in.id.end(), p.id);
+  PetscCall(p.close());
+  // A share of a checkpoint's particles may lie anywhere in the domain.
+  PetscCall(migrate());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
+  PetscFunctionBeginUser;
+  if (escaped) *escaped = 0;
+  if (!enabled()) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  PetscCall(phi.fill_ghosts());
+  // phi+ and phi- over the local extent, both starting from phi.
+  Vec plus_local, minus_local, plus, minus;
+  PetscCall(DMGetLocalVector(phi.dm(), &plus_local));
+  PetscCall(DMGetLocalVector(phi.dm(), &minus_local));
+  PetscCall(VecCopy(phi.local(), plus_local));
+  PetscCall(VecCopy(phi.local(), minus_local));
+  PetscScalar *plus_data, *minus_data;
+  ArrayView plus_view, minus_view;
+  PetscCall(VecGetArray(plus_local, &plus_data));
+  PetscCall(VecGetArray(minus_local, &minus_data));
+  PetscCall(grid.local_view(phi.dm(), plus_data, &plus_view));
+  PetscCall(grid.local_view(phi.dm(), minus_data, &minus_view));
+
+  LevelSampler sample;
+  PetscCall(sample.open(phi));
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  PetscInt count = 0;
+  for (PetscInt n = 0; n < p.count; ++n) {
+    const double* x = &p.position[3 * n];
+    double level = 0.0;
+    if (!sample(x, &level)) continue;  // owned particles always have their stencil
+    const double s = p.sign[n], r = p.radius[n];
+    if (!(s * level < -r)) continue;
+    ++count;
+    // The 2^dim cell centres around x: the stencil of the linear interpolation.
+    PetscInt first[3] = {0, 0, 0};
+    for (int a = 0; a < dim; ++a)
+      first[a] = static_cast<PetscInt>(
+          std::floor((x[a] - grid.origin(a)) / grid.spacing(a) - 0.5));
+    const ArrayView& view = s > 0.0 ? plus_view : minus_view;
+    for (int corner = 0; corner < (1 << dim); ++corner) {
+      PetscInt at[3] = {0, 0, 0};
+      double distance2 = 0.0;
+      for (int a = 0; a < dim; ++a) {
+        at[a] = first[a] + ((corner >> a) & 1);
+        const double d = grid.origin(a) + (static_cast<double>(at[a]) + 0.5) * grid.spacing(a) -
+                         x[a];
+        distance2 += d * d;
+      }
+      const double sphere = s * (r - std::sqrt(distance2));
+      double& value = view(at[0], at[1], at[2]);
+      value = s > 0.0 ? std::max(value, sphere) : std::min(value, sphere);
+    }
+  }
+  PetscCall(p.close());
+  PetscCall(sample.close());
+  PetscCall(VecRestoreArray(minus_local, &minus_data));
+  PetscCall(VecRestoreArray(plus_local, &plus_data));
+
+  // Spheres that reached a neighbour's cells through the ghosts: max / min into the owner, by
+  // the DMDA's own global-to-local scatter run in reverse (DMLocalToGlobal only adds or
+  // inserts in PETSc 3.18).
+  VecScatter to_local;
+  PetscCall(DMDAGetScatter(phi.dm(), &to_local, nullptr));
+  PetscCall(DMGetGlobalVector(phi.dm(), &plus));
+  PetscCall(DMGetGlobalVector(phi.dm(), &minus));
+  PetscCall(VecCopy(phi.global(), plus));
+  PetscCall(VecCopy(phi.global(), minus));
+  PetscCall(VecScatterBegin(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterBegin(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
+  const PetscScalar *plus_owned, *minus_owned;
+  PetscScalar* phi_owned;
+  PetscInt size = 0;
+  PetscCall(VecGetLocalSize(plus, &size));
+  PetscCall(VecGetArrayRead(plus, &plus_owned));
+  PetscCall(VecGetArrayRead(minus, &minus_owned));
+  PetscCall(VecGetArray(phi.global(), &phi_owned));
+  for (PetscInt c = 0; c < size; ++c)
+    phi_owned[c] = std::abs(plus_owned[c]) <= std::abs(minus_owned[c]) ? plus_owned[c]
+                                                                        : minus_owned[c];
+  PetscCall(VecRestoreArray(phi.global(), &phi_owned));
+  PetscCall(VecRestoreArrayRead(minus, &minus_owned));
+  PetscCall(VecRestoreArrayRead(plus, &plus_owned));
+  PetscCall(DMRestoreGlobalVector(phi.dm(), &minus));
+  PetscCall(DMRestoreGlobalVector(phi.dm(), &plus));
+  PetscCall(DMRestoreLocalVector(phi.dm(), &minus_local));
+  PetscCall(DMRestoreLocalVector(phi.dm(), &plus_local));
+  if (escaped) PetscCallMPI(MPI_Allreduce(&count, escaped, 1, MPIU_INT, MPI_SUM, grid.comm()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::adjust_radii(Field& phi) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(phi.fill_ghosts());
+  LevelSampler sample;
+  PetscCall(sample.open(phi));
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  for (PetscInt n = 0; n < p.count; ++n) {
+    double level = 0.0;
+    if (!sample(&p.position[3 * n], &level)) continue;
+    const double own_side = p.sign[n] * level;
+    if (own_side >= 0.0) p.radius[n] = std::clamp(own_side, least_radius_, most_radius_);
+  }
+  PetscCall(p.close());
+  PetscCall(sample.close());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::reseed(Field& phi, PetscInt generation) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  PetscCall(phi.fill_ghosts());
+  LevelSampler sample;
+  PetscCall(sample.open(phi));
+  // Particles to drop, and those kept per owned cell.
+  std::vector<PetscInt> drop;
+  std::vector<int> kept(static_cast<size_t>(grid.owned_cells().count()), 0);
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  const double band = config_.band * h_;
+  for (PetscInt n = 0; n < p.count; ++n) {
+    const double* x = &p.position[3 * n];
+    double level = 0.0;
+    if (!sample(x, &level) || std::abs(level) > band || p.sign[n] * level < -p.radius[n]) {
+      drop.push_back(n);
+      continue;
+    }
+    ++kept[owned_cell(x)];
+  }
+  PetscCall(p.close());
+  // DMSwarmRemovePointAtIndex moves the last particle into the hole: remove from the back.
+  for (auto n = drop.rbegin(); n != drop.rend(); ++n)
+    PetscCall(DMSwarmRemovePointAtIndex(swarm_, *n));
+  std::vector<Seed> seeds;
+  const double reach = (config_.band + 1) * h_;
+  const IndexBox owned = grid.owned_cells();
+  for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    const int missing = config_.per_cell - kept[box_offset(owned, i, j, k)];
+    if (missing <= 0 || solids_->solid(i, j, k) || !(std::abs(sample.view()(i, j, k)) < reach))
+      return;
+    seeds_of_cell(i, j, k, generation, missing, sample, &seeds);
+  });
+  PetscCall(sample.close());
+  PetscCall(add(seeds));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::census(PetscInt* count, std::int64_t* id_sum) const {
+  PetscFunctionBeginUser;
+  *count = 0;
+  *id_sum = 0;
+  if (!enabled()) PetscFunctionReturn(0);
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  std::int64_t sum = 0;
+  for (PetscInt n = 0; n < p.count; ++n) sum += p.id[n];
+  const PetscInt local = p.count;
+  PetscCall(p.close());
+  PetscCallMPI(MPI_Allreduce(&local, count, 1, MPIU_INT, MPI_SUM, grid_->comm()));
+  PetscCallMPI(MPI_Allreduce(&sum, id_sum, 1, MPI_INT64_T, MPI_SUM, grid_->comm()));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
