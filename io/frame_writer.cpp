@@ -13,6 +13,7 @@
 
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
+#include "heaviside.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -74,7 +75,8 @@ double frame_bytes(const Grid& grid, const JobConfig& job, size_t scalars, bool 
   return 65536.0 + static_cast<double>(job.text.size()) +
          static_cast<double>(grid.total_cells()) +
          8.0 * (static_cast<double>(grid.total_cells()) *
-                    (3.0 + static_cast<double>(scalars) + (with_pressure ? 1.0 : 0.0)) +
+                    (3.0 + static_cast<double>(scalars) + (with_pressure ? 1.0 : 0.0) +
+                     (job.liquid.enabled ? 1.0 : 0.0)) +
                 grid.face_samples());
 }
 
@@ -183,6 +185,25 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                  [&](PetscInt i, PetscInt j, PetscInt k) { *solid++ = solids.cell(i, j, k); });
   ok = write_dataset(file, "solid", cell_slab(grid), H5T_NATIVE_UINT8, buffer.data(), transfer,
                      error) && ok;
+  // A liquid's fraction in each cell, from its level set, in the buffer.
+  if (liquid) {
+    double h = grid.spacing(0);
+    for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
+    const PetscScalar* phi;
+    PetscCall(VecGetArrayRead(scalars.back().global(), &phi));
+    const size_t cells = static_cast<size_t>(grid.owned_cells().count());
+    for (size_t c = 0; c < cells; ++c) buffer[c] = liquid_fraction(phi[c], h);
+    PetscCall(VecRestoreArrayRead(scalars.back().global(), &phi));
+    ok = write_dataset(file, "liquid_fraction", cell_slab(grid), buffer.data(), transfer, error) &&
+         ok;
+    ok = describe_dataset(file, "liquid_fraction",
+                          {"cell", dim == 3 ? "z, y, x" : "y, x", "none",
+                           "the liquid's fraction of the cell, H(-phi) smeared over 1.5 cells "
+                           "either side of the surface (Sussman et al. 1994): 1 in the liquid, 0 "
+                           "in the air",
+                           ""},
+                          error) && ok;
+  }
 
   // What each dataset is, on the dataset itself.
   const std::string axes = dim == 3 ? "z, y, x" : "y, x";
@@ -390,6 +411,7 @@ void FrameWriter::describe_attributes(const std::vector<Field>& scalars, bool wi
   for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
   if (with_pressure) attributes_.push_back({"pressure", "/pressure", 1});
   attributes_.push_back({"solid", "/solid", 1, "UChar", 1});
+  if (job_->liquid.enabled) attributes_.push_back({"liquid_fraction", "/liquid_fraction", 1});
 }
 
 std::vector<double> FrameWriter::frame_times() const {

@@ -11,6 +11,7 @@
 //   /<scalar>            [nz,] ny, nx      every scalar, at cell centres
 //   /pressure            [nz,] ny, nx      the last projection's pressure (when given)
 //   /solid               [nz,] ny, nx      uint8: 0 fluid, 1 no-slip obstacle, 2 free-slip
+//   /liquid_fraction     [nz,] ny, nx      with a liquid: its fraction of each cell, H(-phi)
 //   /face_velocity/x|y|z                   the raw MAC face values of each component, shape
 //                                          cells + 1 along its own non-periodic axis
 //   /job                                   the job file's text (an HDF5 string)

@@ -7,14 +7,13 @@
 #include <limits>
 
 #include "cut_faces.hpp"
+#include "heaviside.hpp"
 #include "wall_separation.hpp"
 
 namespace sf {
 
 namespace {
 
-// The smeared Heaviside's half-width, in cells (Sussman, Smereka & Osher 1994).
-constexpr double kHeavisideCells = 1.5;
 // Pseudo-time step as a fraction of the Hamilton-Jacobi CFL limit h / dim.
 constexpr double kPseudoCfl = 0.45;
 
@@ -182,13 +181,7 @@ int LevelSet::iterations() const {
   return static_cast<int>(std::ceil(band_width_ / pseudo_step())) + 1;
 }
 
-double LevelSet::liquid_fraction(double phi) const {
-  const double epsilon = kHeavisideCells * h_;
-  const double x = -phi;
-  if (x <= -epsilon) return 0.0;
-  if (x >= epsilon) return 1.0;
-  return 0.5 * (1.0 + x / epsilon + std::sin(M_PI * x / epsilon) / M_PI);
-}
+double LevelSet::liquid_fraction(double phi) const { return sf::liquid_fraction(phi, h_); }
 
 PetscErrorCode LevelSet::volume(const Field& phi, double* volume) const {
   PetscFunctionBeginUser;
