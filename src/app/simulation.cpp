@@ -95,13 +95,15 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(grid_.describe(&decomposition));
   // A liquid adds its level set's exchanges: the reinitialisation's (one per iteration and one
   // before them, on the steps it runs), the projection's and the extension's; and the
-  // extension's two face exchanges per layer (velocity and marks).
+  // extension's two face exchanges per layer (velocity and marks). Marker particles add, per
+  // correction (two a step), phi's ghosts and the two reverse scatters of phi+ and phi-, and
+  // phi's ghosts for their radii (the migration moves particles, not cells).
   const bool bdf2 = job.time.scheme == TimeScheme::BDF2;
   int cell_exchanges = static_cast<int>(scalars_.size()) * (bdf2 ? 2 : 1) + (bdf2 ? 1 : 0) +
                        (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
   int face_exchanges = 4;
   if (job.liquid.enabled) {
-    cell_exchanges += level_set_.iterations() + 1 + 2;
+    cell_exchanges += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0);
     face_exchanges += 2 * extension_.layers();
   }
   PetscCall(log_.report_decomposition(decomposition, face_exchanges, cell_exchanges));
