@@ -7,6 +7,7 @@
 
 #include "health.hpp"
 #include "initial_conditions.hpp"
+#include "liquid_sources.hpp"
 #include "signals.hpp"
 #include "wall_separation.hpp"
 
@@ -191,6 +192,11 @@ void Simulation::build_step() {
     PetscFunctionBeginUser;
     for (size_t s = 0; s < job.scalars.size(); ++s)
       PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
+    if (job.liquid.enabled) {
+      PetscCall(apply_liquid_flows(job.liquid, level_set_.band_width(), time_,
+                                   scalars_[job.scalars.size()], velocity_, solids_));
+      PetscCall(particles_.respect_flows(job.liquid, time_));
+    }
     PetscCall(fill_all_ghosts());
     PetscCall(forces_.apply(velocity_, scalars_, dt));
     PetscFunctionReturn(0);

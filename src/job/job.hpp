@@ -8,6 +8,7 @@
 #include <petscsys.h>
 
 #include <array>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -246,6 +247,19 @@ struct LiquidConfig {
   // phi a signed distance; beyond it phi is held at +-band.
   int band = 5;
   int reinitialise_every = 1;  // steps between reinitialisations, >= 1
+  // Where liquid enters and leaves (Cline et al. §5; liquid_sources.hpp), each active for the
+  // steps that begin at a time in [start, end). A source holds its region liquid and, with a
+  // velocity, sets the velocity on the faces inside it: a spout or a pump; one active for a
+  // single step drops a blob. A sink holds its region air.
+  struct Flow {
+    Region region;
+    bool has_velocity = false;
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};
+    double start = 0.0;
+    double end = std::numeric_limits<double>::infinity();  // no end
+  };
+  std::vector<Flow> sources;
+  std::vector<Flow> sinks;
   // Marker particles correcting the level set (the particle level set of Enright, Fedkiw,
   // Ferziger & Mitchell 2002; particle_level_set.hpp). per_cell = 0: none.
   struct Particles {

@@ -8,7 +8,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   LiquidConfig liquid;
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
-                      {"initial", "band", "reinitialise_every", "particles"});
+                      {"initial", "band", "reinitialise_every", "particles", "sources", "sinks"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -57,6 +57,34 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
     read("band", 1, 10, &liquid.particles.band);
     read("reseed_every", 1, 100000, &liquid.particles.reseed_every);
   }
+  // Sources and sinks: regions with an active time span, a source optionally with a velocity.
+  auto read_flows = [&](const char* key, bool with_velocity, std::vector<LiquidConfig::Flow>* out) {
+    const auto list = map.find(key);
+    if (!list) return;
+    std::vector<std::string> own = {"start", "end"};
+    if (with_velocity) own.push_back("velocity");
+    for (const Field& item : list_items(*list, "regions")) {
+      const MapReader reader = region_reader(item, own);
+      LiquidConfig::Flow flow;
+      flow.region = parse_region(reader, dim, own);
+      if (const auto start = reader.find("start")) flow.start = read_number(*start);
+      if (const auto end = reader.find("end")) {
+        flow.end = read_number(*end);
+        if (!(flow.end > flow.start))
+          fail(*end, "must be after start (" + std::to_string(flow.start) + "), " +
+                         describe(end->node));
+      }
+      if (with_velocity) {
+        if (const auto velocity = reader.find("velocity")) {
+          flow.velocity = read_vector(*velocity, dim);
+          flow.has_velocity = true;
+        }
+      }
+      out->push_back(flow);
+    }
+  };
+  read_flows("sources", true, &liquid.sources);
+  read_flows("sinks", false, &liquid.sinks);
   return liquid;
 }
 

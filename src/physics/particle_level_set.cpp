@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "interpolation.hpp"
+#include "liquid_sources.hpp"
+#include "region.hpp"
 
 namespace sf {
 
@@ -458,9 +460,7 @@ PetscErrorCode ParticleLevelSet::reseed(Field& phi, PetscInt generation) {
     ++kept[owned_cell(x)];
   }
   PetscCall(p.close());
-  // DMSwarmRemovePointAtIndex moves the last particle into the hole: remove from the back.
-  for (auto n = drop.rbegin(); n != drop.rend(); ++n)
-    PetscCall(DMSwarmRemovePointAtIndex(swarm_, *n));
+  PetscCall(remove(drop));
   std::vector<Seed> seeds;
   const double reach = (config_.band + 1) * h_;
   const IndexBox owned = grid.owned_cells();
@@ -472,6 +472,39 @@ PetscErrorCode ParticleLevelSet::reseed(Field& phi, PetscInt generation) {
   });
   PetscCall(sample.close());
   PetscCall(add(seeds));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::remove(const std::vector<PetscInt>& indices) {
+  PetscFunctionBeginUser;
+  // DMSwarmRemovePointAtIndex moves the last particle into the hole: remove from the back.
+  for (auto n = indices.rbegin(); n != indices.rend(); ++n)
+    PetscCall(DMSwarmRemovePointAtIndex(swarm_, *n));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ParticleLevelSet::respect_flows(const LiquidConfig& config, double time) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  std::vector<const LiquidConfig::Flow*> sources, sinks;
+  for (const LiquidConfig::Flow& flow : config.sources)
+    if (flow_active(flow, time)) sources.push_back(&flow);
+  for (const LiquidConfig::Flow& flow : config.sinks)
+    if (flow_active(flow, time)) sinks.push_back(&flow);
+  if (sources.empty() && sinks.empty()) PetscFunctionReturn(0);
+  std::vector<PetscInt> drop;
+  ParticleArrays p;
+  PetscCall(p.open(swarm_));
+  for (PetscInt n = 0; n < p.count; ++n) {
+    const double* x = &p.position[3 * n];
+    for (const LiquidConfig::Flow* flow : p.sign[n] > 0.0 ? sources : sinks)
+      if (region_contains(flow->region, x, grid_->dim())) {
+        drop.push_back(n);
+        break;
+      }
+  }
+  PetscCall(p.close());
+  PetscCall(remove(drop));
   PetscFunctionReturn(0);
 }
 

@@ -66,6 +66,10 @@ public:
   /// The radii from phi, for particles on their own side. Fills phi's ghosts. Collective.
   PetscErrorCode adjust_radii(Field& phi);
 
+  /// Removes the particles that track the wrong side in the sources and sinks active at `time`
+  /// (liquid_sources.hpp): air particles in a source, liquid ones in a sink.
+  PetscErrorCode respect_flows(const LiquidConfig& config, double time);
+
   /// True if the particles are reseeded after step `step` (counted from 1).
   bool reseeds_after(PetscInt step) const { return step % config_.reseed_every == 0; }
 
@@ -109,6 +113,8 @@ private:
   void seeds_of_cell(PetscInt i, PetscInt j, PetscInt k, PetscInt generation, int wanted,
                      const Sample& sample, std::vector<Seed>* out) const;
   PetscErrorCode add(const std::vector<Seed>& seeds);
+  /// Removes the particles at the given indices (ascending). Collective-free.
+  PetscErrorCode remove(const std::vector<PetscInt>& indices);
   /// Sets every particle's DMSwarm_rank to the owner of its cell and migrates. Collective.
   PetscErrorCode migrate();
 

@@ -9,32 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "region.hpp"
+#include "region_box.hpp"
 
 namespace sf {
-
-namespace {
-
-/// The part of `box` (cells, or faces of component `stagger`) whose sample points can lie in
-/// `region`: its bounding box, widened by a sample on each side so that rounding cannot leave
-/// out a point the exact test (region_contains) accepts. A source is a few cells of a large
-/// grid, so this is most of the cost of a source saved.
-IndexBox near_region(const Grid& grid, const Region& region, int stagger, IndexBox box) {
-  for (int a = 0; a < grid.dim(); ++a) {
-    double lo = 0.0, hi = 0.0;
-    if (!region_extent(region, a, &lo, &hi)) continue;
-    const double offset = stagger == a ? 0.0 : 0.5;  // sample i sits at origin + (i + offset) h
-    const double first = std::floor((lo - grid.origin(a)) / grid.spacing(a) - offset) - 1.0;
-    const double last = std::ceil((hi - grid.origin(a)) / grid.spacing(a) - offset) + 1.0;
-    // Clamped as doubles: a region far outside the grid must not overflow the conversion.
-    const double below = static_cast<double>(box.lo[a]), above = static_cast<double>(box.hi[a]);
-    box.lo[a] = static_cast<PetscInt>(std::clamp(first, below, above));
-    box.hi[a] = static_cast<PetscInt>(std::clamp(last + 1.0, below, above));
-  }
-  return box;
-}
-
-}  // namespace
 
 PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& velocity,
                              const SolidMask& solids, double dt) {

@@ -748,7 +748,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:6: liquid.reinitialise_every: expected an integer >= 1"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles)"}},
+          "reinitialise_every, particles, sources, sinks)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},
@@ -762,6 +762,15 @@ const std::vector<Group> kRefusedJobs = {
          " particles: {count: 3}}\n",
          {"job.yaml:6: liquid.particles.count: unknown key (expected one of: per_cell, band, "
           "reseed_every)"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " sources: [{shape: sphere, center: [0, 0], radius: 1, start: 2, end: 1}]}\n",
+         {"job.yaml:6: liquid.sources[0].end: must be after start (2"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " sinks: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0, 1]}]}\n",
+         {"job.yaml:6: liquid.sinks[0].velocity: unknown key"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " sources: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0]}]}\n",
+         {"job.yaml:6: liquid.sources[0].velocity"}},
         {"grid: {cells: [8, 8], halo: 2}\ntime: {scheme: bdf2, dt: 0.1, end: 1}\n"
          "advection: {interpolation: cubic}\n"
          "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",

@@ -567,6 +567,23 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   EXPECT_EQ(particles.liquid.particles.per_cell, 0);
   EXPECT_EQ(particles.liquid.particles.band, 2);
   EXPECT_EQ(particles.liquid.particles.reseed_every, 5);
+  // Sources (optionally with a velocity) and sinks, each with its time span.
+  const sf::JobConfig flows = sf::parse_job(
+      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
+             " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9], velocity: [1, 0],"
+             " start: 0.5}],"
+             " sinks: [{shape: sphere, center: [1, 0], radius: 0.1, end: 2}]}\n",
+      "a");
+  ASSERT_EQ(flows.liquid.sources.size(), 1u);
+  ASSERT_EQ(flows.liquid.sinks.size(), 1u);
+  EXPECT_TRUE(flows.liquid.sources[0].has_velocity);
+  EXPECT_EQ(flows.liquid.sources[0].velocity[0], 1.0);
+  EXPECT_EQ(flows.liquid.sources[0].start, 0.5);
+  EXPECT_TRUE(std::isinf(flows.liquid.sources[0].end));
+  EXPECT_EQ(flows.liquid.sinks[0].region.radius, 0.1);
+  EXPECT_EQ(flows.liquid.sinks[0].start, 0.0);
+  EXPECT_EQ(flows.liquid.sinks[0].end, 2.0);
+  EXPECT_FALSE(flows.liquid.sinks[0].has_velocity);
 }
 
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
