@@ -390,7 +390,13 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
 
   CollectiveFile out(comm, path, "output frame");
-  PetscCall(out.create(frame_bytes(grid, *job_, scalars.size(), pressure != nullptr)));
+  double bytes = frame_bytes(grid, *job_, scalars.size(), pressure != nullptr);
+  if (particles) {
+    unsigned long long local = particles->size(), total = 0;
+    PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+    bytes += 5.0 * 8.0 * static_cast<double>(total);  // position (3), sign, radius
+  }
+  PetscCall(out.create(bytes));
   write_frame_header(out, grid, *job_, provenance, rank == 0, frame, step, time);
   PetscCall(write_cell_datasets(out, grid, velocity, scalars, pressure, *solids_,
                                 job_->liquid.enabled, buffer));

@@ -193,7 +193,10 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
                     const PetscInt*) {
     if (!(open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u)) return;
     const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
-    u(wall[0], wall[1], wall[2], a) -= dt * gradient;
+    double& w = u(wall[0], wall[1], wall[2], a);
+    w -= dt * gradient;
+    // Only where the active set stopped at its cap still changing: never into the wall.
+    if (side == 0 ? w < 0.0 : w > 0.0) w = 0.0;
   });
   PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscCall(VecRestoreArrayRead(pressure_local, &p_data));

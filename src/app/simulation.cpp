@@ -22,9 +22,14 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
   PetscCall(solids_.setup(grid_, job.obstacles));
   PetscCall(velocity_.setup_velocity(grid_));
-  if (job.liquid.enabled) velocity_.let_liquid_leave_walls();
   PetscCall(set_initial_velocity(job.velocity, velocity_));
   PetscCall(solids_.hold_solid_faces(velocity_));
+  if (job.liquid.enabled) {
+    // The walls' normal velocity is 0 at the start (fill_ghosts sets it) whatever the initial
+    // field says; from then on the projection sets it where the liquid leaves a wall.
+    PetscCall(velocity_.fill_ghosts());
+    velocity_.let_liquid_leave_walls();
+  }
   scalars_.resize(job.scalars.size());
   for (size_t s = 0; s < job.scalars.size(); ++s) {
     PetscCall(scalars_[s].setup_scalar(grid_, job.scalars[s].name));
@@ -259,6 +264,9 @@ void Simulation::build_step() {
   const auto stam_advect = [this, &job](bool all_ghosts) -> Run {
     return [this, &job, all_ghosts](double dt, StepReport* report) {
       PetscFunctionBeginUser;
+      if (job.liquid.enabled)
+        PetscCall(hold_surfaces_at_leaving_walls(velocity_, scalars_[job.scalars.size()],
+                                                 solids_));
       if (all_ghosts)
         PetscCall(fill_all_ghosts());
       else

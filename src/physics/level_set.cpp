@@ -170,6 +170,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
 
 PetscErrorCode LevelSet::fill_ghosts(Field& phi) const {
   PetscFunctionBeginUser;
+  if (wall_velocity_) PetscCall(hold_surfaces_at_leaving_walls(*wall_velocity_, phi, *solids_));
   PetscCall(phi.fill_ghosts());
   if (wall_velocity_) PetscCall(open_separating_walls(*wall_velocity_, phi, *solids_));
   PetscFunctionReturn(0);

@@ -91,7 +91,8 @@ private:
     double surface;  // next to the surface: phi0 / |grad phi0| (Russo-Smereka); else NaN
   };
 
-  /// phi.fill_ghosts(), then air behind the walls the liquid leaves (separate_at_walls()).
+  /// phi.fill_ghosts(), with the surface held on the walls the liquid leaves and air behind
+  /// them (separate_at_walls()).
   PetscErrorCode fill_ghosts(Field& phi) const;
 
   /// The pseudo-time step, kPseudoCfl h / dim.

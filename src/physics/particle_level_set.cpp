@@ -275,8 +275,14 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
   }
   PetscCall(p.close());
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
-  int any = 0;
-  PetscCallMPI(MPI_Allreduce(&lost, &any, 1, MPI_INT, MPI_MAX, grid.comm()));
+  // The first rank that lost one says where, on every rank.
+  PetscMPIInt rank, size, first = 0;
+  PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
+  PetscCallMPI(MPI_Comm_size(grid.comm(), &size));
+  const PetscMPIInt mine = lost ? rank : size;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, grid.comm()));
+  const int any = first < size;
+  if (any) PetscCallMPI(MPI_Bcast(where, 3, MPI_DOUBLE, first, grid.comm()));
   PetscCheck(!any, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "a marker particle's velocity stencil lies beyond the halo of its rank (one at "
              "%g %g %g): the step moved the liquid farther than grid.halo cells; lower time.cfl "

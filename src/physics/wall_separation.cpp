@@ -5,6 +5,43 @@
 
 namespace sf {
 
+PetscErrorCode hold_surfaces_at_leaving_walls(const Field& velocity, Field& phi,
+                                              const SolidMask& solids) {
+  PetscFunctionBeginUser;
+  const Grid& grid = phi.grid();
+  const IndexBox& owned = grid.owned_cells();
+  const PetscScalar* u_data;
+  PetscScalar* phi_data;
+  ArrayView u, level;
+  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
+  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  PetscCall(VecGetArray(phi.global(), &phi_data));
+  PetscCall(grid.global_view(phi.dm(), phi_data, &level));
+  for (int a = 0; a < grid.dim(); ++a)
+    for (int side = 0; side < 2; ++side) {
+      if (!solids.wall(a, side)) continue;
+      const PetscInt n = grid.cells(a);
+      const PetscInt next = side == 0 ? 0 : n - 1;
+      if (next < owned.lo[a] || next >= owned.hi[a]) continue;
+      IndexBox wall_cells = owned;
+      wall_cells.lo[a] = next;
+      wall_cells.hi[a] = next + 1;
+      const double half = 0.5 * grid.spacing(a);
+      // The rank that owns the cell next to a wall owns the wall's face too.
+      for_each_index(wall_cells, [&](PetscInt i, PetscInt j, PetscInt k) {
+        PetscInt at[3] = {i, j, k};
+        at[a] = side == 0 ? 0 : n;
+        const double w = u(at[0], at[1], at[2], a);
+        if (solids.solid(i, j, k) || !(level(i, j, k) < 0.0) || !(side == 0 ? w > 0.0 : w < 0.0))
+          return;
+        level(i, j, k) = std::max(level(i, j, k), -half);
+      });
+    }
+  PetscCall(VecRestoreArray(phi.global(), &phi_data));
+  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const SolidMask& solids) {
   PetscFunctionBeginUser;
   const Grid& grid = phi.grid();
@@ -19,7 +56,8 @@ PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const So
   for (int a = 0; a < dim; ++a)
     for (int side = 0; side < 2; ++side) {
       if (!solids.wall(a, side)) continue;
-      // This rank's local arrays reach behind the wall only if it owns the cells next to it.
+      // This rank's local arrays reach behind the wall only if it owns the cells next to it
+      // (DM_BOUNDARY_GHOSTED: the ghosts beyond the domain are the boundary rank's).
       const PetscInt n = grid.cells(a);
       const PetscInt next = side == 0 ? 0 : n - 1;
       if (next < grid.owned_cells().lo[a] || next >= grid.owned_cells().hi[a]) continue;
@@ -42,9 +80,10 @@ PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const So
         at[a] = side == 0 ? 0 : n;  // the wall's face
         const double w = u(at[0], at[1], at[2], a);
         if (!solids.liquid(level, i, j, k) || !(side == 0 ? w > 0.0 : w < 0.0)) return;
-        // The surface on the wall lies h / 2 from the cell's centre.
-        const double inside = std::max(level(i, j, k), -0.5 * h);
-        level(i, j, k) = inside;
+        // Only the ghosts behind the wall change, which only this rank holds (a rank whose
+        // halo reaches the cell next to the wall sends traces beyond it here): so every rank
+        // count sees the same values.
+        const double inside = level(i, j, k);
         for (PetscInt l = 1; l <= grid.halo(); ++l) {
           at[a] = next + outward * l;  // the l-th ghost cell behind the wall
           const double layer = static_cast<double>(l);

@@ -12,12 +12,13 @@
 // and a trace that ends near the wall brings liquid back in (a film that runs up a wall and
 // along the ceiling then stays there for ever, 64^2 dam break +49 % volume by t = 1). So before
 // the advection, behind each wall face whose velocity points away from the wall next to a
-// liquid cell, the wall is a surface: the cell's phi_c becomes max(phi_c, -h/2) (no deeper than
-// the wall is far), and the l-th ghost cell outwards gets phi = max((l - 1/2) h, phi_c + l h):
-// air, the surface on the wall where the liquid has just left it, and where a gap has opened
-// already the distance continued across it (a slab falling from a ceiling keeps its gap growing
-// at the speed it falls). Only phi's local vector changes (the reinitialisation, which sees the
-// same, writes what it makes of it); the
+// liquid cell, the wall is a surface: the cell's phi_c is held at max(phi_c, -h/2) (no deeper
+// than the wall is far; in the global vector, before the ghosts are exchanged), and the l-th
+// ghost cell outwards gets phi = max((l - 1/2) h, phi_c + l h): air, the surface on the wall where the liquid has just left
+// it, and where a gap has opened already the distance continued across it (a slab falling from
+// a ceiling keeps its gap growing at the speed it falls). Only ghosts beyond the domain change,
+// in phi's local vector, and only the rank at the wall holds those (traces that reach them from
+// another rank are answered there); the
 // halo cells along the wall are decided from the velocity's halo, so every rank sees the same
 // ghosts and the trace keeps its bits on any rank count.
 #pragma once
@@ -26,6 +27,13 @@
 #include "solids.hpp"
 
 namespace sf {
+
+/// The cells next to a wall the liquid leaves hold the surface on the wall: phi = max(phi,
+/// -h/2) in the owned cells (the liquid is no deeper there than the wall is far), from the
+/// wall faces' velocity in the global vector. Call before phi.fill_ghosts(), so that every rank
+/// holding the cell in its halo sees the same value.
+PetscErrorCode hold_surfaces_at_leaving_walls(const Field& velocity, Field& phi,
+                                              const SolidMask& solids);
 
 /// See the top. Call after fill_ghosts() of both fields, before the advection.
 PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const SolidMask& solids);
