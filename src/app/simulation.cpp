@@ -43,11 +43,11 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     scalars_.emplace_back();
     Field& phi = scalars_.back();
     PetscCall(phi.setup_level_set(grid_, LiquidConfig::kLevelSetName));
-    PetscCall(level_set_.setup(grid_, job.liquid));
+    PetscCall(level_set_.setup(grid_, solids_, job.liquid));
     PetscCall(level_set_.initialise(phi));
     PetscCall(level_set_.reinitialise(phi, nullptr));
     PetscCall(level_set_.volume(phi, &initial_volume));
-    level_set_.separate_at_walls(velocity_, solids_);
+    level_set_.separate_at_walls(velocity_);
     PetscCall(particles_.setup(grid_, solids_, job.liquid));
     PetscCall(particles_.seed(phi, 0));
     // As far into the air as the level set is a distance.
@@ -103,13 +103,15 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   // before them, on the steps it runs), the projection's and the extension's; and the
   // extension's two face exchanges per layer (velocity and marks). Marker particles add, per
   // correction (two a step), phi's ghosts and the two reverse scatters of phi+ and phi-, and
-  // phi's ghosts for their radii (the migration moves particles, not cells).
+  // phi's ghosts for their radii (the migration moves particles, not cells). Obstacles add the
+  // extension of phi into them: one exchange after the advection's, two before the corrections.
   const bool bdf2 = job.time.scheme == TimeScheme::BDF2;
   int cell_exchanges = static_cast<int>(scalars_.size()) * (bdf2 ? 2 : 1) + (bdf2 ? 1 : 0) +
                        (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
   int face_exchanges = 4;
   if (job.liquid.enabled) {
-    cell_exchanges += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0);
+    cell_exchanges += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0) +
+                      (solids_.any() ? 3 : 0);
     face_exchanges += 2 * extension_.layers();
   }
   PetscCall(log_.report_decomposition(decomposition, face_exchanges, cell_exchanges));
@@ -242,6 +244,8 @@ void Simulation::build_step() {
     PetscFunctionBeginUser;
     Field& phi = scalars_[job.scalars.size()];
     const PetscInt step = step_ + 1;
+    // The advection traced the obstacles' cells too: their phi is the fluid's extension again.
+    PetscCall(level_set_.fill_ghosts(phi));
     PetscCall(particles_.correct(phi, nullptr));
     if (level_set_.reinitialises_after(step)) {
       PetscCall(level_set_.reinitialise(phi, nullptr));
@@ -272,6 +276,7 @@ void Simulation::build_step() {
       else
         PetscCall(velocity_.fill_ghosts());
       if (job.liquid.enabled) {
+        PetscCall(level_set_.extend_into_solids(scalars_[job.scalars.size()]));
         PetscCall(open_separating_walls(velocity_, scalars_[job.scalars.size()], solids_));
         PetscCall(particles_.advect(velocity_, dt));
       }

@@ -19,6 +19,9 @@ constexpr double kPseudoCfl = 0.45;
 
 double squared(double x) { return x * x; }
 
+// The offsets along an axis the reinitialisation's stencil reads, in BandCell's bit order.
+constexpr int kOffsets[4] = {-2, -1, 1, 2};
+
 double minmod(double a, double b) {
   if (a * b <= 0.0) return 0.0;
   return std::abs(a) < std::abs(b) ? a : b;
@@ -26,9 +29,11 @@ double minmod(double a, double b) {
 
 }  // namespace
 
-PetscErrorCode LevelSet::setup(const Grid& grid, const LiquidConfig& config) {
+PetscErrorCode LevelSet::setup(const Grid& grid, const SolidMask& solids,
+                               const LiquidConfig& config) {
   PetscFunctionBeginUser;
   grid_ = &grid;
+  solids_ = &solids;
   config_ = config;
   h_ = grid.spacing(0);
   for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
@@ -58,7 +63,9 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  PetscCall(fill_ghosts(phi));
+  // The obstacles' cells are read as mirrors of the fluid (BandCell::solid_neighbours), so the
+  // iterations need no extension into them.
+  PetscCall(exchange(phi, false));
 
   // phi0 over the local extent, and the band listed with what its updates need of phi0.
   const PetscScalar* local;
@@ -78,7 +85,10 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   ArrayView g;
   PetscCall(VecGetArray(phi.global(), &owned));
   PetscCall(grid.global_view(phi.dm(), owned, &g));
+  const SolidMask& solids = *solids_;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    // An obstacle's cells hold the extension of their fluid neighbours (fill_ghosts).
+    if (solids.solid(i, j, k)) return;
     const PetscInt at = l.offset(i, j, k);
     const double p0 = initial_[static_cast<size_t>(at)];
     if (!(std::abs(p0) < band_width_)) {
@@ -87,7 +97,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
       return;
     }
     BandCell cell{i, j, k, at, p0 / std::sqrt(p0 * p0 + h_ * h_),
-                  std::numeric_limits<double>::quiet_NaN()};
+                  std::numeric_limits<double>::quiet_NaN(), 0u};
     bool next_to_surface = p0 == 0.0;
     double gradient2 = 0.0;
     // The surface lies no farther than where it crosses the line to a neighbour of the other
@@ -96,8 +106,17 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
     double nearest_crossing = std::numeric_limits<double>::infinity();
     const PetscInt index[3] = {i, j, k};
     for (int a = 0; a < dim; ++a) {
-      const double below = initial_[static_cast<size_t>(at - stride[a])];
-      const double above = initial_[static_cast<size_t>(at + stride[a])];
+      for (int n = 0; n < 4; ++n) {
+        PetscInt neighbour[3] = {i, j, k};
+        neighbour[a] += kOffsets[n];
+        if (solids.solid(neighbour[0], neighbour[1], neighbour[2]))
+          cell.solid_neighbours |= 1u << (4 * a + n);
+      }
+      // An obstacle's value mirrors its fluid neighbours, as a wall's ghost does.
+      const bool solid_below = cell.solid_neighbours >> (4 * a + 1) & 1u;
+      const bool solid_above = cell.solid_neighbours >> (4 * a + 2) & 1u;
+      const double below = solid_below ? p0 : initial_[static_cast<size_t>(at - stride[a])];
+      const double above = solid_above ? p0 : initial_[static_cast<size_t>(at + stride[a])];
       for (const double neighbour : {below, above})
         if (p0 * neighbour < 0.0) {
           next_to_surface = true;
@@ -108,10 +127,12 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
       // would be halved and, through d = phi0 / |grad phi0|, push the surface away from the
       // wall at every reinitialisation (a film on a wall thickened by a quarter cell a step):
       // there the one-sided difference into the domain stands in.
+      // The same holds next to an obstacle.
       double slope = 0.5 * std::abs(above - below) * inverse_h[a];
-      if (!grid.periodic(a) && index[a] == 0 && below == p0)
+      if (solid_below || (!grid.periodic(a) && index[a] == 0 && below == p0))
         slope = std::abs(above - p0) * inverse_h[a];
-      else if (!grid.periodic(a) && index[a] == grid.cells(a) - 1 && above == p0)
+      else if (solid_above ||
+               (!grid.periodic(a) && index[a] == grid.cells(a) - 1 && above == p0))
         slope = std::abs(p0 - below) * inverse_h[a];
       gradient2 += slope * slope;
     }
@@ -128,7 +149,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   const bool eno = grid.halo() >= 2;
   const int iterations = this->iterations();
   for (int n = 0; n < iterations; ++n) {
-    PetscCall(fill_ghosts(phi));
+    PetscCall(exchange(phi, false));
     PetscCall(VecGetArrayRead(phi.local(), &local));
     PetscCall(VecGetArray(phi.global(), &owned));
     PetscCall(grid.global_view(phi.dm(), owned, &g));
@@ -141,15 +162,25 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
       }
       double gradient2 = 0.0;
       for (int a = 0; a < dim; ++a) {
-        const PetscInt at = cell.local, step = stride[a];
-        double minus = (p - local[at - step]) * inverse_h[a];
-        double plus = (local[at + step] - p) * inverse_h[a];
+        // phi at offsets -2, -1, +1, +2 along the axis; an obstacle's cells reflect the fluid
+        // across the face between (the mirror a wall's ghosts hold).
+        double v[4];
+        for (int n = 0; n < 4; ++n) v[n] = local[cell.local + kOffsets[n] * stride[a]];
+        const unsigned solid = cell.solid_neighbours >> (4 * a) & 0xFu;
+        if (solid) {
+          if (solid & 2u) v[1] = p, v[0] = v[2];
+          else if (solid & 1u) v[0] = v[1];
+          if (solid & 4u) v[2] = p, v[3] = v[1];
+          else if (solid & 8u) v[3] = v[2];
+        }
+        double minus = (p - v[1]) * inverse_h[a];
+        double plus = (v[2] - p) * inverse_h[a];
         if (eno) {
           // Second-order ENO: the one-sided difference corrected by the smaller second
           // difference on its side (h/2 minmod(D2-, D2), h/2 minmod(D2, D2+), in units of h).
-          const double here = local[at + step] - 2.0 * p + local[at - step];
-          const double below = p - 2.0 * local[at - step] + local[at - 2 * step];
-          const double above = local[at + 2 * step] - 2.0 * local[at + step] + p;
+          const double here = v[2] - 2.0 * p + v[1];
+          const double below = p - 2.0 * v[1] + v[0];
+          const double above = v[3] - 2.0 * v[2] + p;
           minus += 0.5 * minmod(below, here) * inverse_h[a];
           plus -= 0.5 * minmod(here, above) * inverse_h[a];
         }
@@ -168,11 +199,54 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LevelSet::fill_ghosts(Field& phi) const {
+PetscErrorCode LevelSet::fill_ghosts(Field& phi) const { return exchange(phi, true); }
+
+PetscErrorCode LevelSet::exchange(Field& phi, bool into_solids) const {
   PetscFunctionBeginUser;
   if (wall_velocity_) PetscCall(hold_surfaces_at_leaving_walls(*wall_velocity_, phi, *solids_));
   PetscCall(phi.fill_ghosts());
+  if (into_solids) PetscCall(extend_into_solids(phi));
   if (wall_velocity_) PetscCall(open_separating_walls(*wall_velocity_, phi, *solids_));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::extend_into_solids(Field& phi) const {
+  PetscFunctionBeginUser;
+  if (!solids_->any()) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
+  const PetscScalar* local;
+  PetscScalar* owned;
+  ArrayView l, g;
+  PetscCall(VecGetArrayRead(phi.local(), &local));
+  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(local), &l));
+  PetscCall(VecGetArray(phi.global(), &owned));
+  PetscCall(grid.global_view(phi.dm(), owned, &g));
+  // Up to the halo's width: the farthest any stencil of a fluid cell reaches into an obstacle.
+  const int reach = grid.halo();
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids.solid(i, j, k)) return;
+    for (int distance = 1; distance <= reach; ++distance) {
+      double sum = 0.0;
+      int found = 0;
+      for (int a = 0; a < grid.dim(); ++a)
+        for (const int direction : {-1, 1}) {
+          PetscInt at[3] = {i, j, k};
+          at[a] += direction * distance;
+          if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) continue;
+          if (solids.solid(at[0], at[1], at[2])) continue;
+          sum += l(at[0], at[1], at[2]);
+          ++found;
+        }
+      if (found > 0) {
+        g(i, j, k) = sum / found;
+        return;
+      }
+    }
+  });
+  PetscCall(VecRestoreArray(phi.global(), &owned));
+  PetscCall(VecRestoreArrayRead(phi.local(), &local));
+  PetscCall(phi.fill_ghosts());
   PetscFunctionReturn(0);
 }
 
@@ -195,7 +269,7 @@ PetscErrorCode LevelSet::volume(const Field& phi, double* volume) const {
   PetscCall(grid.global_view(phi.dm(), const_cast<PetscScalar*>(data), &view));
   double sum = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    sum += liquid_fraction(view(i, j, k));
+    if (!solids_->solid(i, j, k)) sum += liquid_fraction(view(i, j, k));
   });
   PetscCall(VecRestoreArrayRead(phi.global(), &data));
   sum *= cell_volume;

@@ -31,7 +31,15 @@
 //           ceil(band h / dtau) + 1 iterations carry the distance across the band. Only the
 //           cells of the band (|phi0| < band h, listed once per reinitialisation) are
 //           updated, so each iteration costs the surface's cells plus one halo exchange.
-// Volume    V = sum over cells of H(-phi) V_cell, H the smeared Heaviside of half-width
+// Obstacles phi inside an obstacle is not the liquid's to carry: it is the value of the nearest
+//           fluid cell along the axes (constant extension along the obstacle's normal, as the
+//           ghosts behind a wall mirror the cell next to it), set after every exchange of phi
+//           (extend_into_solids), so that the surface meets an obstacle at a right angle and
+//           the advection's stencils and the reinitialisation read the liquid's own values.
+//           Before, the cells of an obstacle were advected and reinitialised as if fluid: once
+//           water lay against the block of dam_break_3d, the distance ran through the block and
+//           liquid appeared on its far side, and the block's own cells counted as liquid.
+// Volume    V = sum over fluid cells of H(-phi) V_cell, H the smeared Heaviside of half-width
 //           1.5 h (Sussman et al. 1994): the measure the liquid's conservation is judged by.
 #pragma once
 
@@ -50,7 +58,7 @@ struct ReinitialiseStats {
 
 class LevelSet {
 public:
-  PetscErrorCode setup(const Grid& grid, const LiquidConfig& config);
+  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const LiquidConfig& config);
 
   /// phi = the signed distance to the job's initial liquid, held within the band. Owned cells.
   PetscErrorCode initialise(Field& phi) const;
@@ -62,15 +70,23 @@ public:
   /// From now on the reinitialisation sees air behind the walls the liquid leaves, as the
   /// advection does (wall_separation.hpp): `velocity` holds on its wall faces the speed the
   /// liquid leaves them at, and its local vector must be current when reinitialise() runs.
-  void separate_at_walls(const Field& velocity, const SolidMask& solids) {
-    wall_velocity_ = &velocity;
-    solids_ = &solids;
-  }
+  void separate_at_walls(const Field& velocity) { wall_velocity_ = &velocity; }
+
+  /// Sets phi in the owned cells of the obstacles that lie within the halo of a fluid cell to
+  /// the mean of the nearest fluid cells along the axes, from phi's local vector (current), and
+  /// exchanges phi again; nothing without obstacles. Collective.
+  PetscErrorCode extend_into_solids(Field& phi) const;
 
   /// True if `step` (counted from 1) is one after which the surface is reinitialised.
   bool reinitialises_after(PetscInt step) const { return step % config_.reinitialise_every == 0; }
 
-  /// The liquid's volume (area in 2D), from the owned values of phi. Collective.
+  /// phi.fill_ghosts(), with the surface held on the walls the liquid leaves and air behind
+  /// them (separate_at_walls()), and phi extended into the obstacles (extend_into_solids()).
+  /// Collective.
+  PetscErrorCode fill_ghosts(Field& phi) const;
+
+  /// The liquid's volume (area in 2D), from the owned values of phi in the fluid cells.
+  /// Collective.
   PetscErrorCode volume(const Field& phi, double* volume) const;
 
   /// The smeared Heaviside of -phi: the liquid fraction a cell shows, 1 deep in the liquid.
@@ -89,11 +105,11 @@ private:
     PetscInt local;  // its offset in the local (ghosted) array
     double sign;     // S(phi0) = phi0 / sqrt(phi0^2 + h^2)
     double surface;  // next to the surface: phi0 / |grad phi0| (Russo-Smereka); else NaN
+    unsigned solid_neighbours;  // bit 4 a + n: the cell at kOffsets[n] along axis a is solid
   };
 
-  /// phi.fill_ghosts(), with the surface held on the walls the liquid leaves and air behind
-  /// them (separate_at_walls()).
-  PetscErrorCode fill_ghosts(Field& phi) const;
+  /// fill_ghosts(), extending phi into the obstacles only if `into_solids`.
+  PetscErrorCode exchange(Field& phi, bool into_solids) const;
 
   /// The pseudo-time step, kPseudoCfl h / dim.
   double pseudo_step() const;

@@ -45,7 +45,7 @@ void run_steps(const JobConfig& job, std::vector<std::vector<double>>* rows,
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   FlowDiagnostics diagnostics;
   LevelSet level_set;
-  ASSERT_EQ(level_set.setup(simulation.grid(), job.liquid), 0);
+  ASSERT_EQ(level_set.setup(simulation.grid(), simulation.solids(), job.liquid), 0);
   double initial = 0.0;
   ASSERT_EQ(level_set.volume(simulation.scalars().back(), &initial), 0);
   ASSERT_EQ(diagnostics.setup(simulation.grid(), simulation.solids(), job, &level_set, initial),
@@ -235,7 +235,7 @@ TEST(FreeSurface, ADamBreakFrontRunsAsMartinAndMoycesDid) {
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   LevelSet measure;
-  ASSERT_EQ(measure.setup(simulation.grid(), job.liquid), 0);
+  ASSERT_EQ(measure.setup(simulation.grid(), simulation.solids(), job.liquid), 0);
   double start = 0.0;
   ASSERT_EQ(measure.volume(simulation.scalars().back(), &start), 0);
   const double h = simulation.grid().spacing(0);

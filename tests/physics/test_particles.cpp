@@ -52,7 +52,7 @@ std::unique_ptr<Liquid> make_liquid(MPI_Comm comm, long n, int per_cell) {
   EXPECT_EQ(s->solids.setup(s->grid, {}), 0);
   const LiquidConfig liquid = disc_liquid(per_cell);
   EXPECT_EQ(s->phi.setup_level_set(s->grid, LiquidConfig::kLevelSetName), 0);
-  EXPECT_EQ(s->level_set.setup(s->grid, liquid), 0);
+  EXPECT_EQ(s->level_set.setup(s->grid, s->solids, liquid), 0);
   EXPECT_EQ(s->level_set.initialise(s->phi), 0);
   EXPECT_EQ(s->velocity.setup_velocity(s->grid), 0);
   PetscScalar* data;
