@@ -22,8 +22,9 @@
 // ceiling stays in free fall). Which are open is an active set: the walls the liquid was leaving
 // after the last step (their stored face velocity points away from the wall), then, after each
 // solve, a closed wall opens where the cell's pressure is negative (SolidMask::separates) and
-// an open one closes where its velocity u* - dt dp/dn would point into the wall; at most
-// kMostSeparationSweeps solves. The projected velocity of an open wall stays on its face.
+// an open one closes where its velocity u* - dt dp/dn would point into the wall; after
+// kOpeningSweeps solves walls only close, until none changes. The projected velocity of
+// an open wall stays on its face.
 //
 // The liquid moves, so the operator is assembled (AIJ, one row per cell) every projection and
 // the preconditioner (hypre's BoomerAMG by default, GAMG where PETSc has no hypre;
@@ -66,8 +67,9 @@ public:
   /// The least fraction of a spacing between a liquid cell's centre and the surface: a closer
   /// surface would make an unbounded diagonal for a sliver of liquid.
   static constexpr double kLeastTheta = 1e-3;
-  /// The most solves one projection makes to find the walls the liquid leaves.
-  static constexpr int kMostSeparationSweeps = 4;
+  /// The solves in which a closed wall may open; after them walls only close (the active set
+  /// shrinks to one whose velocities all point away from the walls).
+  static constexpr int kOpeningSweeps = 4;
 
 private:
   struct Impl;

@@ -205,6 +205,45 @@ TEST(FreeSurface, ALiquidHangingFromTheCeilingFallsAway) {
   EXPECT_LT(differ, 1e-3 * h);
 }
 
+// The walls a liquid leaves are an active set the projection settles by solving again; in a
+// splash it flickers (a wall opens on one solve and closes on the next). A 2D dam break over a
+// block, 64 x 24 cells: the water strikes the block and the far wall and runs along the ceiling,
+// and 36 of its 160 projections still change the set after four solves. Every projected
+// velocity must be divergence-free in every liquid cell to the solver's tolerance (measured
+// 5.2e-7 to 7.3e-7 / s on 1 to 4 ranks, against velocities of 6 over cells of 0.025: 240 / s).
+// Stopping at four solves and setting an open wall's velocity that pointed into the wall to 0
+// left 17 / s in the cell beside it (42 / s in dam_break_3d): liquid made from nothing.
+TEST(FreeSurface, TheLiquidIsDivergenceFreeWhereItLeavesTheWalls) {
+  const std::string text =
+      "name: splash\n"
+      "grid: {cells: [64, 24], size: [1.6, 0.6]}\n"
+      "forces: {gravity: [0, -9.81]}\n"
+      "advection: {interpolation: monotone_cubic}\n"
+      "obstacles: [{shape: box, lower: [1.0, 0.0], upper: [1.15, 0.15], boundary: free-slip}]\n"
+      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.4, 0.5]}],\n"
+      "         particles: {per_cell: 16}}\n"
+      "time: {dt: 0.005, end: 0.8}\n"
+      "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
+      ", overwrite: true, initial_frame: false}\n";
+  const JobConfig job = parse_job(text, "splash.yaml");
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  double worst = 0.0, fastest = 0.0;
+  for (int s = 0; s < 160; ++s) {
+    StepReport report;
+    ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
+    worst = std::max(worst, report.max_divergence);
+    double u = 0.0;
+    ASSERT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
+    fastest = std::max(fastest, u);
+  }
+  if (test::comm_rank() == 0)
+    std::printf("largest divergence in the liquid %.3g / s, fastest velocity %.3g\n", worst,
+                fastest);
+  EXPECT_GT(fastest, 2.0);  // it did splash
+  EXPECT_LT(worst, 1e-4);
+}
+
 // The collapse of a water column a wide and 2a high (n^2 = 2) on a dry floor, against Martin &
 // Moyce (1952, Phil. Trans. R. Soc. A 244, their n^2 = 2 series as the common comparisons
 // tabulate it): the front's position Z = x / a against T = t sqrt(2 g / a). a = 0.25 in a tank
