@@ -276,8 +276,7 @@ void Simulation::build_step() {
       else
         PetscCall(velocity_.fill_ghosts());
       if (job.liquid.enabled) {
-        PetscCall(level_set_.extend_into_solids(scalars_[job.scalars.size()]));
-        PetscCall(open_separating_walls(velocity_, scalars_[job.scalars.size()], solids_));
+        PetscCall(level_set_.complete_ghosts(scalars_[job.scalars.size()]));
         PetscCall(particles_.advect(velocity_, dt));
       }
       AdvectionStats advection;

@@ -13,7 +13,8 @@ BoundaryKind JobParser::parse_kind(const Field& field) const {
 }
 
 void JobParser::parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
-                               const std::vector<ScalarConfig>& scalars, JobConfig& job) const {
+                               const std::vector<ScalarConfig>& scalars, bool liquid_section,
+                               JobConfig& job) const {
   // Axes beyond the grid's dimension are treated as periodic, which makes the unused direction
   // of a 2-D run behave as if it did not exist.
   for (int a = 0; a < 3; ++a) {
@@ -44,7 +45,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
       const MapReader sides(*this, *axis, false, {"lower", "upper"});
       for (int s = 0; s < 2; ++s) {
         if (auto side = sides.find(kSideNames[s])) {
-          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
+          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars, liquid_section);
         }
       }
     } else {
@@ -105,7 +106,8 @@ void JobParser::read_scalar_fluxes(const MapReader& map, const std::vector<Scala
 }
 
 FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int dim,
-                                   const std::vector<ScalarConfig>& scalars) const {
+                                   const std::vector<ScalarConfig>& scalars,
+                                   bool liquid_section) const {
   FaceBoundary face;
   if (field.node.IsScalar()) {
     face.kind = parse_kind(field);
@@ -117,7 +119,8 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   if (!field.node.IsMap()) {
     fail(field, "expected a boundary type or a map with type, " + describe(field.node));
   }
-  const MapReader map(*this, field, false, {"type", "velocity", "profile", "scalars", "fluxes"});
+  const MapReader map(*this, field, false,
+                      {"type", "velocity", "profile", "scalars", "fluxes", "liquid"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
   if (face.kind == BoundaryKind::FreeSlip) {
@@ -149,7 +152,7 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   }
 
   // Inflow: a fixed flux through an open face means nothing (the flow carries the scalars in).
-  map.allow_only({"type", "velocity", "profile", "scalars"}, for_type);
+  map.allow_only({"type", "velocity", "profile", "scalars", "liquid"}, for_type);
   const Field velocity = map.require("velocity");
   face.velocity = read_vector(velocity, dim);
   const double normal = face.velocity[axis];
@@ -167,6 +170,18 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
                                 {"parabolic", InflowProfile::Parabolic}});
   }
   read_scalar_values(map, scalars, face.scalar_values);
+  if (const auto liquid = map.find("liquid")) {
+    if (!liquid_section) {
+      fail(*liquid, "an inflow carries liquid only in a job with a liquid (a top-level liquid "
+                    "section)");
+    }
+    for (const Field& item : list_items(*liquid, "regions"))
+      face.liquid.push_back(parse_region(region_reader(item, {}), dim, {}));
+    if (face.liquid.empty()) {
+      fail(*liquid, "needs at least one region (where the liquid crosses the face), " +
+                        describe(liquid->node));
+    }
+  }
   return face;
 }
 

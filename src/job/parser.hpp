@@ -369,10 +369,12 @@ private:
   std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
   ScalarBlob parse_blob(const Field& field, int dim) const;
   ScalarSource parse_source(const Field& field, int dim) const;
+  /// `liquid_section`: the job has a liquid, so inflow faces may carry it.
   void parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
-                      const std::vector<ScalarConfig>& scalars, JobConfig& job) const;
+                      const std::vector<ScalarConfig>& scalars, bool liquid_section,
+                      JobConfig& job) const;
   FaceBoundary parse_side(const Field& field, int axis, int side, int dim,
-                          const std::vector<ScalarConfig>& scalars) const;
+                          const std::vector<ScalarConfig>& scalars, bool liquid_section) const;
   BoundaryKind parse_kind(const Field& field) const;
   /// A wall's or an obstacle's `scalars` (the values it holds named scalars at) into `values`.
   void read_scalar_values(const MapReader& map, const std::vector<ScalarConfig>& scalars,

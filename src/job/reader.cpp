@@ -279,7 +279,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.grid = parse_grid(top);
   const int dim = job.grid.dim;
   job.scalars = parse_scalars(top.find("scalars"), dim);
-  parse_boundary(top.find("boundary"), job.grid, job.scalars, job);
+  parse_boundary(top.find("boundary"), job.grid, job.scalars, top.find("liquid").has_value(),
+                 job);
   job.velocity = parse_velocity(top.find("velocity"), dim);
   job.fluid = parse_fluid(top.find("fluid"));
   job.advection = parse_advection(top.find("advection"), job.grid);

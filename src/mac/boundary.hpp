@@ -5,6 +5,9 @@
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
+
+#include "region.hpp"
 
 namespace sf {
 
@@ -28,6 +31,10 @@ struct FaceBoundary {
   // the wall (Dirichlet: a heated or cooled wall); `scalar_gradients` the fixed normal
   // gradients ds/dn (n out of the domain) of others (Neumann: the job's flux into the domain
   // over the scalar's diffusivity); scalars named in neither are zero-gradient there.
+  // Inflow with a liquid: the regions whose union the entering liquid fills where it crosses
+  // the face (Foster & Metaxas' inflow: a river, a pipe); the level set's ghosts beyond the
+  // face are the distance to it. Empty: air enters (or nothing, without a liquid).
+  std::vector<Region> liquid;
   std::array<double, 3> velocity{0.0, 0.0, 0.0};
   InflowProfile profile = InflowProfile::Uniform;
   std::map<std::string, double> scalar_values;

@@ -205,8 +205,53 @@ PetscErrorCode LevelSet::exchange(Field& phi, bool into_solids) const {
   PetscFunctionBeginUser;
   if (wall_velocity_) PetscCall(hold_surfaces_at_leaving_walls(*wall_velocity_, phi, *solids_));
   PetscCall(phi.fill_ghosts());
+  PetscCall(complete_ghosts(phi, into_solids));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::complete_ghosts(Field& phi, bool into_solids) const {
+  PetscFunctionBeginUser;
   if (into_solids) PetscCall(extend_into_solids(phi));
+  PetscCall(fill_inflow_ghosts(phi));
   if (wall_velocity_) PetscCall(open_separating_walls(*wall_velocity_, phi, *solids_));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LevelSet::fill_inflow_ghosts(Field& phi) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const IndexBox& owned = grid.owned_cells();
+  PetscScalar* data = nullptr;
+  ArrayView l;
+  for (int a = 0; a < dim; ++a)
+    for (int side = 0; side < 2; ++side) {
+      const std::vector<Region>& liquid = grid.face_boundary(a, side).liquid;
+      if (grid.boundary(a, side) != BoundaryKind::Inflow || liquid.empty()) continue;
+      // Only the ranks at the face hold its ghosts (traces that reach them from elsewhere are
+      // answered there).
+      if (side == 0 ? owned.lo[a] != 0 : owned.hi[a] != grid.cells(a)) continue;
+      if (!data) {
+        PetscCall(VecGetArray(phi.local(), &data));
+        PetscCall(grid.local_view(phi.dm(), data, &l));
+      }
+      IndexBox ghosts;  // the local extent's cells beyond this face
+      for (int b = 0; b < 3; ++b) {
+        ghosts.lo[b] = l.start[b];
+        ghosts.hi[b] = l.start[b] + l.width[b];
+      }
+      if (side == 0)
+        ghosts.hi[a] = 0;
+      else
+        ghosts.lo[a] = grid.cells(a);
+      for_each_index(ghosts, [&](PetscInt i, PetscInt j, PetscInt k) {
+        const PetscInt at[3] = {i, j, k};
+        double x[3] = {0.0, 0.0, 0.0};
+        for (int b = 0; b < dim; ++b) x[b] = grid.cell_center(b, at[b]);
+        l(i, j, k) = std::clamp(union_distance(liquid, x, dim), -band_width_, band_width_);
+      });
+    }
+  if (data) PetscCall(VecRestoreArray(phi.local(), &data));
   PetscFunctionReturn(0);
 }
 

@@ -39,6 +39,10 @@
 //           Before, the cells of an obstacle were advected and reinitialised as if fluid: once
 //           water lay against the block of dam_break_3d, the distance ran through the block and
 //           liquid appeared on its far side, and the block's own cells counted as liquid.
+// Inflow    Beyond an inflow face that carries liquid (boundary ... liquid: regions), phi's
+//           ghosts are the distance to the union of those regions, so the advection's trace
+//           brings the liquid in where the regions cross the face (Foster & Metaxas' inflow);
+//           elsewhere on the face (and on every other side) the ghosts are zero-gradient.
 // Volume    V = sum over fluid cells of H(-phi) V_cell, H the smeared Heaviside of half-width
 //           1.5 h (Sussman et al. 1994): the measure the liquid's conservation is judged by.
 #pragma once
@@ -72,10 +76,10 @@ public:
   /// liquid leaves them at, and its local vector must be current when reinitialise() runs.
   void separate_at_walls(const Field& velocity) { wall_velocity_ = &velocity; }
 
-  /// Sets phi in the owned cells of the obstacles that lie within the halo of a fluid cell to
-  /// the mean of the nearest fluid cells along the axes, from phi's local vector (current), and
-  /// exchanges phi again; nothing without obstacles. Collective.
-  PetscErrorCode extend_into_solids(Field& phi) const;
+  /// What phi.fill_ghosts() leaves to the level set, after it: phi extended into the obstacles
+  /// (extend_into_solids(), exchanging again) if `into_solids`, the inflow faces' ghosts, and
+  /// air behind the walls the liquid leaves (separate_at_walls()). Collective.
+  PetscErrorCode complete_ghosts(Field& phi, bool into_solids = true) const;
 
   /// True if `step` (counted from 1) is one after which the surface is reinitialised.
   bool reinitialises_after(PetscInt step) const { return step % config_.reinitialise_every == 0; }
@@ -110,6 +114,15 @@ private:
 
   /// fill_ghosts(), extending phi into the obstacles only if `into_solids`.
   PetscErrorCode exchange(Field& phi, bool into_solids) const;
+
+  /// Sets phi in the owned cells of the obstacles that lie within the halo of a fluid cell to
+  /// the mean of the nearest fluid cells along the axes, from phi's local vector (current), and
+  /// exchanges phi again; nothing without obstacles. Collective.
+  PetscErrorCode extend_into_solids(Field& phi) const;
+
+  /// Beyond an inflow face that carries liquid (FaceBoundary::liquid), phi's ghosts in the local
+  /// vector are the distance to the liquid's regions, held within the band.
+  PetscErrorCode fill_inflow_ghosts(Field& phi) const;
 
   /// The pseudo-time step, kPseudoCfl h / dim.
   double pseudo_step() const;

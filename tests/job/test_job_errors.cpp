@@ -768,6 +768,19 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " sinks: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0, 1]}]}\n",
          {"job.yaml:6: liquid.sinks[0].velocity: unknown key"}},
+        // An inflow face carries liquid only into a job that has one, and only an inflow does.
+        {kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0],\n"
+         "            liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.2]}]}\n"
+         "    upper: outflow\n",
+         {"job.yaml:9: boundary.x.lower.liquid: an inflow carries liquid only in a job with a "
+          "liquid"}},
+        {kHead + "boundary:\n  y:\n    lower: {type: free-slip, liquid: []}\n"
+         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         {"job.yaml:8: boundary.y.lower.liquid: unknown key for type 'free-slip'"}},
+        {kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0], liquid: []}\n"
+         "    upper: outflow\n"
+         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         {"job.yaml:8: boundary.x.lower.liquid: needs at least one region"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " sources: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0]}]}\n",
          {"job.yaml:6: liquid.sources[0].velocity"}},

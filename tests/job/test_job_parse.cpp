@@ -584,6 +584,15 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   EXPECT_EQ(flows.liquid.sinks[0].start, 0.0);
   EXPECT_EQ(flows.liquid.sinks[0].end, 2.0);
   EXPECT_FALSE(flows.liquid.sinks[0].has_velocity);
+  // An inflow face that carries liquid where its regions cross the face.
+  const sf::JobConfig inflow = sf::parse_job(
+      head + "boundary: {x: {lower: {type: inflow, velocity: [1, 0],"
+             " liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.25]}]}, upper: outflow}}\n"
+             "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}]}\n",
+      "a");
+  ASSERT_EQ(inflow.boundary[0][0].liquid.size(), 1u);
+  EXPECT_EQ(inflow.boundary[0][0].liquid[0].upper[1], 0.25);
+  EXPECT_TRUE(inflow.boundary[0][1].liquid.empty());
 }
 
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
