@@ -22,7 +22,9 @@
 // ceiling stays in free fall). Which are open is an active set: the walls the liquid was leaving
 // after the last step (their stored face velocity points away from the wall), then, after each
 // solve, a closed wall opens where the cell's pressure is negative (SolidMask::separates) and
-// an open one closes where its velocity u* - dt dp/dn would point into the wall; after
+// an open one closes where its velocity u* - dt dp/dn would point into the wall, both only where
+// the gap opened in the step would exceed kLeastGap h (a stream without gravity, p = 0 but for
+// the solver's noise, opened its floor on that noise and lost 5 % of its volume); after
 // kOpeningSweeps solves walls only close, until none changes. The projected velocity of
 // an open wall stays on its face.
 //
@@ -67,6 +69,9 @@ public:
   /// The least fraction of a spacing between a liquid cell's centre and the surface: a closer
   /// surface would make an unbounded diagonal for a sliver of liquid.
   static constexpr double kLeastTheta = 1e-3;
+  /// The least gap, in cells, that the liquid must open from a wall in one step for the wall to
+  /// open (or stay open): below it the "tension" is the pressure solve's noise.
+  static constexpr double kLeastGap = 1e-3;
   /// The solves in which a closed wall may open; after them walls only close (the active set
   /// shrinks to one whose velocities all point away from the walls).
   static constexpr int kOpeningSweeps = 4;
