@@ -24,7 +24,7 @@
 // solve, a closed wall opens where the cell's pressure is negative (SolidMask::separates) and
 // an open one closes where its velocity u* - dt dp/dn would point into the wall, both only where
 // the gap opened in the step would exceed kLeastGap h (a stream without gravity, p = 0 but for
-// the solver's noise, opened its floor on that noise and lost 5 % of its volume); after
+// the solver's noise, opened its floor on that noise and lost 5.3 % of what entered); after
 // kOpeningSweeps solves walls only close, until none changes. The projected velocity of
 // an open wall stays on its face.
 //

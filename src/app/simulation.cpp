@@ -104,7 +104,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   // extension's two face exchanges per layer (velocity and marks). Marker particles add, per
   // correction (two a step), phi's ghosts and the two reverse scatters of phi+ and phi-, and
   // phi's ghosts for their radii (the migration moves particles, not cells). Obstacles add the
-  // extension of phi into them: one exchange after the advection's, two before the corrections.
+  // extension of phi into them: one exchange after the advection's, two before the first
+  // correction.
   const bool bdf2 = job.time.scheme == TimeScheme::BDF2;
   int cell_exchanges = static_cast<int>(scalars_.size()) * (bdf2 ? 2 : 1) + (bdf2 ? 1 : 0) +
                        (job.forces.vorticity_confinement > 0.0 ? 1 : 0);
@@ -245,7 +246,10 @@ void Simulation::build_step() {
     Field& phi = scalars_[job.scalars.size()];
     const PetscInt step = step_ + 1;
     // The advection traced the obstacles' cells too: their phi is the fluid's extension again.
-    PetscCall(level_set_.fill_ghosts(phi));
+    if (solids_.any()) {
+      PetscCall(phi.fill_ghosts());
+      PetscCall(level_set_.extend_into_solids(phi));
+    }
     PetscCall(particles_.correct(phi, nullptr));
     if (level_set_.reinitialises_after(step)) {
       PetscCall(level_set_.reinitialise(phi, nullptr));

@@ -61,6 +61,8 @@ std::vector<std::string> physics_description(const JobConfig& job) {
       for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
       for (const auto& [name, g] : f.scalar_gradients)
         value += " " + name + " gradient " + format(g);
+      // Inflow with a liquid: where the liquid crosses the face.
+      for (const Region& region : f.liquid) value += " liquid " + format(region, dim);
       add(std::string("boundary.") + job_detail::kAxisNames[a] + (s ? ".upper" : ".lower"), value);
     }
   add("velocity.initial", std::to_string(static_cast<int>(job.velocity.kind)) + " " +

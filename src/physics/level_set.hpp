@@ -15,7 +15,9 @@
 //               where phi0 < 0, with the one-sided differences D-, D+ made second order by
 //               ENO (D- += h/2 minmod(D2(i-1), D2(i)), D+ -= h/2 minmod(D2(i), D2(i+1)), D2 the
 //               second differences; Osher & Shu 1991) when the halo is 2 or more, first order
-//               with a halo of 1;
+//               with a halo of 1, and first order too wherever the correction would be larger
+//               than the difference it corrects (phi0 not smooth on the scale of a cell: there
+//               the correction took cells in the air across zero, and made liquid);
 //             in the cells next to the surface (phi0 changes sign towards a neighbour), Russo &
 //               Smereka's (2000) subcell fix, which keeps the surface where phi0 has it:
 //               phi <- phi - dtau / h (sign(phi0) |phi| - d), d = phi0 / |grad phi0|, with
@@ -31,11 +33,14 @@
 //           ceil(band h / dtau) + 1 iterations carry the distance across the band. Only the
 //           cells of the band (|phi0| < band h, listed once per reinitialisation) are
 //           updated, so each iteration costs the surface's cells plus one halo exchange.
-// Obstacles phi inside an obstacle is not the liquid's to carry: it is the value of the nearest
-//           fluid cell along the axes (constant extension along the obstacle's normal, as the
-//           ghosts behind a wall mirror the cell next to it), set after every exchange of phi
-//           (extend_into_solids), so that the surface meets an obstacle at a right angle and
-//           the advection's stencils and the reinitialisation read the liquid's own values.
+// Obstacles phi inside an obstacle is not the liquid's to carry: it is the mean of the nearest
+//           fluid cells along the axes (constant extension along the obstacle's normal, as the
+//           ghosts behind a wall mirror the cell next to it; across an obstacle one or two
+//           cells thick the two sides' values are averaged), set before the advection and the
+//           first particle correction read it (extend_into_solids), so that the surface meets
+//           an obstacle at a right angle and the advection's stencils read the liquid's own
+//           values; the reinitialisation reads an obstacle's cells as mirrors of the fluid
+//           beside them and leaves them alone.
 //           Before, the cells of an obstacle were advected and reinitialised as if fluid: once
 //           water lay against the block of dam_break_3d, the distance ran through the block and
 //           liquid appeared on its far side, and the block's own cells counted as liquid.
@@ -81,6 +86,11 @@ public:
   /// air behind the walls the liquid leaves (separate_at_walls()). Collective.
   PetscErrorCode complete_ghosts(Field& phi, bool into_solids = true) const;
 
+  /// Sets phi in the owned cells of the obstacles that lie within the halo of a fluid cell to
+  /// the mean of the nearest fluid cells along the axes, from phi's local vector (current), and
+  /// exchanges phi again; nothing without obstacles. Collective.
+  PetscErrorCode extend_into_solids(Field& phi) const;
+
   /// True if `step` (counted from 1) is one after which the surface is reinitialised.
   bool reinitialises_after(PetscInt step) const { return step % config_.reinitialise_every == 0; }
 
@@ -115,10 +125,6 @@ private:
   /// fill_ghosts(), extending phi into the obstacles only if `into_solids`.
   PetscErrorCode exchange(Field& phi, bool into_solids) const;
 
-  /// Sets phi in the owned cells of the obstacles that lie within the halo of a fluid cell to
-  /// the mean of the nearest fluid cells along the axes, from phi's local vector (current), and
-  /// exchanges phi again; nothing without obstacles. Collective.
-  PetscErrorCode extend_into_solids(Field& phi) const;
 
   /// Beyond an inflow face that carries liquid (FaceBoundary::liquid), phi's ghosts in the local
   /// vector are the distance to the liquid's regions, held within the band.
