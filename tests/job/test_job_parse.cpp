@@ -595,6 +595,24 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   EXPECT_TRUE(inflow.boundary[0][1].liquid.empty());
 }
 
+// A restart compares the physics of the checkpoint's job with the new one's: where an inflow's
+// liquid crosses the face is part of it.
+TEST(Config, ARestartSeesAnInflowsLiquidChange) {
+  auto job = [](const char* depth) {
+    return sf::parse_job(std::string("grid: {cells: [8, 8]}\ntime: {dt: 1, end: 1}\n"
+                                     "boundary: {x: {lower: {type: inflow, velocity: [1, 0],"
+                                     " liquid: [{shape: box, lower: [-1, -1], upper: [0, ") +
+                             depth + "]}]}, upper: outflow}}\n"
+                                     "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, "
+                                     "0.2]}]}\n",
+                         "a");
+  };
+  EXPECT_EQ(sf::physics_differences(job("0.25"), job("0.25")), "");
+  const std::string differences = sf::physics_differences(job("0.25"), job("0.3"));
+  EXPECT_NE(differences.find("boundary.x.lower: checkpoint has"), std::string::npos)
+      << differences;
+}
+
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
   const std::string head = "grid: {cells: [8, 8], halo: 2}\ntime: {dt: 1, end: 1}\n";
   EXPECT_EQ(sf::parse_job(head + "advection: {interpolation: monotone_cubic}\n", "a")
