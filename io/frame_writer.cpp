@@ -191,8 +191,12 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
     for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
     const PetscScalar* phi;
     PetscCall(VecGetArrayRead(scalars.back().global(), &phi));
-    const size_t cells = static_cast<size_t>(grid.owned_cells().count());
-    for (size_t c = 0; c < cells; ++c) buffer[c] = liquid_fraction(phi[c], h);
+    // An obstacle holds none (its phi continues the liquid beside it; level_set.hpp).
+    size_t c = 0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      buffer[c] = solids.solid(i, j, k) ? 0.0 : liquid_fraction(phi[c], h);
+      ++c;
+    });
     PetscCall(VecRestoreArrayRead(scalars.back().global(), &phi));
     ok = write_dataset(file, "liquid_fraction", cell_slab(grid), buffer.data(), transfer, error) &&
          ok;
@@ -200,7 +204,7 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                           {"cell", dim == 3 ? "z, y, x" : "y, x", "none",
                            "the liquid's fraction of the cell, H(-phi) smeared over 1.5 cells "
                            "either side of the surface (Sussman et al. 1994): 1 in the liquid, 0 "
-                           "in the air",
+                           "in the air and in obstacles",
                            ""},
                           error) && ok;
   }

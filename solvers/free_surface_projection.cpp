@@ -320,18 +320,18 @@ PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& l
   PetscCall(VecGetArrayRead(velocity.global(), &u_data));
   PetscCall(g.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
   PetscInt local = 0;
-  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
+  for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt*,
                     const PetscInt* other) {
     unsigned char& bits = open_walls[box_offset(owned, i, j, k)];
     const unsigned char bit = static_cast<unsigned char>(1u << (2 * a + side));
     bool open = bits & bit;
     // The velocity the wall's face gets open (p = 0 on the face, h / 2 from the centre; u* the
-    // other face's, as set_wall_velocity() sets it), and whether the gap it opens in this step
-    // is more than kLeastGap of a cell: a liquid merely at rest against a wall, p = 0 to the
-    // solver's tolerance (a stream without gravity, a film), must not open it on the sign of
-    // that noise.
+    // other face's, which set_wall_velocity() gave the open ones), and whether the gap it opens
+    // in this step is more than kLeastGap of a cell: a liquid merely at rest against a wall,
+    // p = 0 to the solver's tolerance (a stream without gravity, a film), must not open it on
+    // the sign of that noise.
     const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
-    const double u_star = open ? u(wall[0], wall[1], wall[2], a) : u(other[0], other[1], other[2], a);
+    const double u_star = u(other[0], other[1], other[2], a);
     const double away = (side == 0 ? 1.0 : -1.0) * (u_star - dt * gradient);
     const bool leaves = away * dt > kLeastGap * g.spacing(a);
     if (!solids->liquid(level, i, j, k))

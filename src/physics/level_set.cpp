@@ -109,7 +109,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscCall(grid.global_view(phi.dm(), owned, &g));
   const SolidMask& solids = *solids_;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    // An obstacle's cells hold the extension of their fluid neighbours (fill_ghosts).
+    // An obstacle's cells hold the extension of their fluid neighbours (extend_into_solids).
     if (solids.solid(i, j, k)) return;
     const PetscInt at = l.offset(i, j, k);
     const double p0 = initial_[static_cast<size_t>(at)];

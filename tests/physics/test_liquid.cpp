@@ -18,6 +18,12 @@
 namespace sf {
 namespace {
 
+/// The jobs' output section: a directory of this rank count's own, no initial frame.
+std::string scratch_output() {
+  return "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
+         ", overwrite: true, initial_frame: false}\n";
+}
+
 /// The job of a unit box (square) with gravity g down y, a liquid given by `liquid_initial`
 /// (a YAML list of regions), a probe at `probe`, run with fixed dt to `end`.
 JobConfig liquid_job(int dim, long n, const std::string& liquid_initial, double dt, double end,
@@ -32,8 +38,7 @@ JobConfig liquid_job(int dim, long n, const std::string& liquid_initial, double 
       "liquid: {initial: " + liquid_initial + "}\n"
       "time: {dt: " + std::to_string(dt) + ", end: " + std::to_string(end) + "}\n"
       "diagnostics: {probes: {w: " + probe + "}}\n"
-      "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
-      ", overwrite: true, initial_frame: false}\n";
+      + scratch_output();
   return parse_job(text, "liquid.yaml");
 }
 
@@ -226,8 +231,7 @@ TEST(FreeSurface, TheLiquidIsDivergenceFreeWhereItLeavesTheWalls) {
       "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.4, 0.5]}],\n"
       "         particles: {per_cell: 16}}\n"
       "time: {dt: 0.005, end: 0.8}\n"
-      "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
-      ", overwrite: true, initial_frame: false}\n";
+      + scratch_output();
   const JobConfig job = parse_job(text, "splash.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
@@ -272,8 +276,7 @@ TEST(FreeSurface, AnInflowFaceCarriesLiquidIntoTheChannel) {
         "advection: {interpolation: monotone_cubic}\n"
         "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.0625, 0.125]}]}\n"
         "time: {dt: 0.01, end: 1.0}\n"
-        "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
-        ", overwrite: true, initial_frame: false}\n";
+        + scratch_output();
     const JobConfig job = parse_job(text, "channel.yaml");
     Simulation simulation;
     ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
@@ -332,8 +335,7 @@ TEST(FreeSurface, ADamBreakFrontRunsAsMartinAndMoycesDid) {
       "advection: {interpolation: monotone_cubic}\n"
       "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.25, 0.5]}]}\n"
       "time: {dt: 0.002, end: 0.4}\n"
-      "output: {directory: test_liquid_np" + std::to_string(test::comm_size()) +
-      ", overwrite: true, initial_frame: false}\n";
+      + scratch_output();
   const JobConfig job = parse_job(text, "dam.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
