@@ -55,20 +55,19 @@ PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
   }
   image->GetCellData()->AddArray(pressure);
 
-  // The solid mask and the ghost marks never change: filled once here.
-  auto solid = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  // The ghost marks never change: filled once here. The solid mask is filled here and again
+  // whenever moving obstacles change it (fill()).
+  this->solids = &solids;
+  solid = vtkSmartPointer<vtkUnsignedCharArray>::New();
   solid->SetName("solid");
   solid->SetNumberOfTuples(cells);
-  vtkIdType n = 0;
-  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
-    solid->SetValue(n++, solids.cell(i, j, k));
-  });
+  fill_solid();
   image->GetCellData()->AddArray(solid);
   if (!shares_vectors) {
     auto ghost = vtkSmartPointer<vtkUnsignedCharArray>::New();
     ghost->SetName(vtkDataSetAttributes::GhostArrayName());
     ghost->SetNumberOfTuples(cells);
-    n = 0;
+    vtkIdType n = 0;
     for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
       ghost->SetValue(n++, owned.contains(i, j, k) ? 0 : vtkDataSetAttributes::DUPLICATECELL);
     });
@@ -77,8 +76,18 @@ PetscErrorCode Channel::lay_out(const Grid& g, const SolidMask& solids,
   PetscFunctionReturn(0);
 }
 
+void Channel::fill_solid() {
+  vtkIdType n = 0;
+  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+    solid->SetValue(n++, solids->cell(i, j, k));
+  });
+  solid->Modified();
+  solids_version = solids->version();
+}
+
 PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
   PetscFunctionBeginUser;
+  if (solids->version() != solids_version) fill_solid();
   // Velocity at cell centres (the upper face of the upper ghost cell is the second halo layer,
   // hence halo >= 2).
   PetscCall(centre_velocity(*state.velocity, box, velocity->GetPointer(0)));

@@ -5,6 +5,7 @@
 
 #include <vtkDoubleArray.h>
 #include <vtkImageData.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkSmartPointer.h>
 
 #include <vector>
@@ -22,6 +23,9 @@ struct Channel {
   vtkSmartPointer<vtkImageData> image;
   vtkSmartPointer<vtkDoubleArray> velocity, pressure;
   std::vector<vtkSmartPointer<vtkDoubleArray>> scalars;
+  vtkSmartPointer<vtkUnsignedCharArray> solid;
+  const SolidMask* solids = nullptr;
+  int solids_version = -1;  // the mask `solid` holds (moving obstacles change it)
   OwnedVec pressure_local;  // the pressure with its ghosts, when they are needed
 
   /// `scalar_names`: the cell fields after the velocity, in the order of InSituState::scalars
@@ -29,6 +33,8 @@ struct Channel {
   PetscErrorCode lay_out(const Grid& grid, const SolidMask& solids,
                          const std::vector<std::string>& scalar_names, bool with_ghosts);
   PetscErrorCode fill(const Grid& grid, const InSituState& state);
+  /// Copies the mask into `solid`.
+  void fill_solid();
   PetscErrorCode release(const InSituState& state);
 };
 

@@ -84,7 +84,8 @@ STUDY_KEYS = {"name", "base_job", "kind", "ranks", "steps", "repetitions", "pets
 SLURM_KEYS = {"time", "partition", "account", "ntasks_per_node", "exclusive"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_TIMEOUT = 1800.0
-STAGE_ORDER = ["forces", "advect", "diffuse", "project", "surface", "output", "insitu"]
+STAGE_ORDER = ["forces", "advect", "diffuse", "project", "surface", "obstacles", "output",
+               "insitu"]
 
 
 class ScalingError(Exception):

@@ -153,12 +153,52 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   if (with_particles) PetscCall(particles_.restore(particles));
   time_ = state->time;
   step_ = state->step;
+  // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time.
+  if (solids_.moving()) PetscCall(solids_.move_to(time_));
   projection_->set_last_dt(state->last_dt);
   PetscCall(writer_.resume(state->frame_times, scalars_, true));
   restarted_ = true;
   PetscCall(PetscPrintf(grid_.comm(), "stablefluids: restarting from %s at step %" PetscInt_FMT
                                       ", t = %.17g\n",
                         path.c_str(), step_, time_));
+  PetscFunctionReturn(0);
+}
+
+// A cell an obstacle has just left holds what the solid held. Its scalars become the mean of
+// its fluid neighbours that the obstacle did not cover (the fluid flowing in behind the body);
+// its faces keep the solid's velocity, which is what the fluid there moves at. Then the
+// obstacles' own values (a heated body) go into the cells they now cover.
+PetscErrorCode Simulation::fill_uncovered_cells(Field& scalar) {
+  PetscFunctionBeginUser;
+  PetscCall(scalar.fill_ghosts());
+  const std::vector<std::array<PetscInt, 3>>& uncovered = solids_.uncovered();
+  if (!uncovered.empty()) {
+    const PetscScalar* local;
+    PetscScalar* owned;
+    ArrayView in, out;
+    PetscCall(VecGetArrayRead(scalar.local(), &local));
+    PetscCall(VecGetArray(scalar.global(), &owned));
+    PetscCall(grid_.local_view(scalar.dm(), const_cast<PetscScalar*>(local), &in));
+    PetscCall(grid_.global_view(scalar.dm(), owned, &out));
+    for (const auto& [i, j, k] : uncovered) {
+      double sum = 0.0;
+      int count = 0;
+      for (int a = 0; a < grid_.dim(); ++a)
+        for (int side = -1; side <= 1; side += 2) {
+          PetscInt at[3] = {i, j, k};
+          at[a] += side;
+          if (!grid_.periodic(a) && (at[a] < 0 || at[a] >= grid_.cells(a))) continue;
+          if (solids_.solid(at[0], at[1], at[2]) || solids_.just_uncovered(at[0], at[1], at[2]))
+            continue;
+          sum += in(at[0], at[1], at[2]);
+          ++count;
+        }
+      if (count > 0) out(i, j, k) = sum / count;
+    }
+    PetscCall(VecRestoreArray(scalar.global(), &owned));
+    PetscCall(VecRestoreArrayRead(scalar.local(), &local));
+  }
+  PetscCall(solids_.hold_scalar_values(scalar));
   PetscFunctionReturn(0);
 }
 
@@ -263,6 +303,18 @@ void Simulation::build_step() {
   const Run extend = [this, &job](double, StepReport*) {
     return extension_.extend(velocity_, scalars_[job.scalars.size()]);
   };
+  // Moving obstacles go where they are at the end of the step first, so that the step's
+  // projection holds the fluid to their new surface and speed (Foster & Fedkiw 2001).
+  const Run move_obstacles = [this](double dt, StepReport*) {
+    PetscFunctionBeginUser;
+    const int before = solids_.version();
+    PetscCall(solids_.move_to(time_ + dt));
+    PetscCall(solids_.hold_solid_faces(velocity_));
+    // No cell changed on any rank (version() is collective): nothing to fill.
+    if (solids_.version() != before)
+      for (Field& scalar : scalars_) PetscCall(fill_uncovered_cells(scalar));
+    PetscFunctionReturn(0);
+  };
   const Run check_before_advection = [this](double dt, StepReport*) {
     return check_state("before the advection of step", step_ + 1, dt);
   };
@@ -306,6 +358,7 @@ void Simulation::build_step() {
     return;
   }
   if (job.time.scheme == TimeScheme::Stam) {
+    if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"forces", Stage::Forces, forces});
     // A force or source large enough to overflow makes the velocity infinite here, and
     // advection would then trace departure points to nowhere; stop with the field and the cell

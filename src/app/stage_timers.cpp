@@ -6,8 +6,8 @@
 namespace sf {
 
 const char* stage_name(Stage stage) {
-  static const char* names[] = {"forces", "advect", "diffuse", "project", "surface",
-                                "output", "insitu"};
+  static const char* names[] = {"forces", "advect",    "diffuse", "project",
+                                "surface", "obstacles", "output",  "insitu"};
   return names[static_cast<int>(stage)];
 }
 

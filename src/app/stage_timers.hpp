@@ -14,7 +14,9 @@ namespace sf {
 /// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
 /// analysis (Catalyst).
 // Surface: a liquid's level set (reinitialisation; issue 15 adds its other stages here).
-enum class Stage { Forces, Advect, Diffuse, Project, Surface, Output, InSitu, Count };
+// Obstacles: moving obstacles going to their place at the step's end (the mask rebuilt, their
+// faces set, the cells they uncover filled).
+enum class Stage { Forces, Advect, Diffuse, Project, Surface, Obstacles, Output, InSitu, Count };
 const char* stage_name(Stage stage);
 
 /// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that

@@ -112,6 +112,12 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     for (const auto& [name, v] : o.scalar_values) obstacles += " " + name + "=" + format(v);
     for (const auto& [name, g] : o.scalar_gradients)
       obstacles += " " + name + " gradient " + format(g);
+    if (o.motion.moves()) {
+      obstacles += " moving " + format(o.motion.velocity, dim);
+      if (o.motion.period > 0.0)
+        obstacles += " swing " + format(o.motion.amplitude, dim) + " period " +
+                     format(o.motion.period);
+    }
     obstacles += "; ";
   }
   add("obstacles", obstacles);

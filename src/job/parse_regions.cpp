@@ -73,7 +73,7 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
     const std::optional<Field>& field, int dim, const std::vector<ScalarConfig>& scalars) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes"};
+    const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes", "motion"};
     const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
     obstacle.region = parse_region(map, dim, own);
@@ -90,6 +90,27 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
     }
     read_scalar_values(map, scalars, obstacle.scalar_values);
     read_scalar_fluxes(map, scalars, obstacle.scalar_values, "obstacle", obstacle.scalar_gradients);
+    if (auto motion = map.find("motion")) {
+      // A tow (velocity), a swing (amplitude and period), or both.
+      const MapReader keys(*this, *motion, false, {"velocity", "amplitude", "period"});
+      ObstacleConfig::Motion& m = obstacle.motion;
+      if (auto velocity = keys.find("velocity")) m.velocity = read_vector(*velocity, dim);
+      if (auto amplitude = keys.find("amplitude")) {
+        m.amplitude = read_vector(*amplitude, dim);
+        m.period = read_positive(keys.require("period"));
+      } else if (auto period = keys.find("period")) {
+        fail(*period, "a period needs an amplitude (the swing d(t) = amplitude sin(2 pi t / "
+                      "period))");
+      }
+      if (!m.moves()) {
+        fail(*motion, "moves nothing: give a non-zero velocity or amplitude, " +
+                          describe(motion->node));
+      }
+      if (obstacle.surface == ObstacleConfig::Surface::Cut) {
+        fail(*motion, "a moving obstacle is a staircase for now (its cut faces would have to be "
+                      "recomputed every step): give surface: staircase");
+      }
+    }
     obstacles.push_back(obstacle);
   }
   return obstacles;

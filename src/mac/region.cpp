@@ -2,6 +2,16 @@
 
 namespace sf {
 
+Region translated(const Region& region, const std::array<double, 3>& offset) {
+  Region moved = region;
+  for (int a = 0; a < 3; ++a) {
+    moved.lower[a] += offset[a];
+    moved.upper[a] += offset[a];
+    moved.center[a] += offset[a];
+  }
+  return moved;
+}
+
 bool region_contains(const Region& region, const double x[3], int dim) {
   switch (region.shape) {
     case Region::Shape::Sphere: {

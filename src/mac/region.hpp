@@ -19,6 +19,9 @@ struct Region {
                  // cylinder must run along z and is a disc
 };
 
+/// `region` moved by `offset` (x, y, z; z ignored in 2D).
+Region translated(const Region& region, const std::array<double, 3>& offset);
+
 /// True if the point x (x, y, z order; z ignored in 2D) lies inside `region` (boundary
 /// included).
 bool region_contains(const Region& region, const double x[3], int dim);

@@ -1,6 +1,7 @@
 #include "solids.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "cut_faces.hpp"
@@ -19,6 +20,25 @@ PetscInt image(const Grid& grid, int axis, PetscInt index) {
 }
 
 }  // namespace
+
+bool ObstacleConfig::Motion::moves() const {
+  for (int a = 0; a < 3; ++a)
+    if (velocity[a] != 0.0 || amplitude[a] != 0.0) return true;
+  return false;
+}
+
+std::array<double, 3> ObstacleConfig::Motion::displacement(double time) const {
+  const double swing = period > 0.0 ? std::sin(2.0 * M_PI * time / period) : 0.0;
+  return {velocity[0] * time + amplitude[0] * swing, velocity[1] * time + amplitude[1] * swing,
+          velocity[2] * time + amplitude[2] * swing};
+}
+
+std::array<double, 3> ObstacleConfig::Motion::velocity_at(double time) const {
+  const double rate = period > 0.0 ? 2.0 * M_PI / period * std::cos(2.0 * M_PI * time / period)
+                                   : 0.0;
+  return {velocity[0] + amplitude[0] * rate, velocity[1] + amplitude[1] * rate,
+          velocity[2] + amplitude[2] * rate};
+}
 
 void SolidMask::position(const PetscInt at[3], const double offset[3], double x[3]) const {
   const Grid& grid = *grid_;
@@ -54,10 +74,10 @@ int SolidMask::obstacle_of_cell(PetscInt i, PetscInt j, PetscInt k) const {
   position(at, centre, x);
   for (size_t n = 0; n < obstacles_.size(); ++n) {
     const ObstacleConfig& obstacle = obstacles_[n];
-    const bool holds = obstacle.surface == ObstacleConfig::Surface::Cut
-                           ? region_distance(obstacle.region, x, grid_->dim()) < 0.0
-                           : region_contains(obstacle.region, x, grid_->dim());
-    if (holds) return static_cast<int>(n);
+    const bool inside = obstacle.surface == ObstacleConfig::Surface::Cut
+                            ? region_distance(obstacle.region, x, grid_->dim()) < 0.0
+                            : holds(obstacle, x);
+    if (inside) return static_cast<int>(n);
   }
   return -1;
 }
@@ -157,6 +177,7 @@ void SolidMask::compute_fractions(const std::vector<Region>& cut_regions) {
 
 PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
   PetscFunctionBeginUser;
+  if (!any_solid_) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
   PetscScalar* data;
   ArrayView u;
@@ -164,26 +185,52 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
   PetscCall(grid.global_view(velocity.dm(), data, &u));
   for (int c = 0; c < grid.dim(); ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (any_solid_ && solid_face(c, i, j, k)) u(i, j, k, c) = 0.0;
+      if (!solid_face(c, i, j, k)) return;
+      if (!moving_) {
+        u(i, j, k, c) = 0.0;
+        return;
+      }
+      // The solid cell on either side names the obstacle (the upper one if both are solid).
+      int n = solid(i, j, k) ? obstacle_of_cell(i, j, k) : -1;
+      if (n < 0) n = obstacle_of_cell(i - (c == 0), j - (c == 1), k - (c == 2));
+      u(i, j, k, c) = n < 0 ? 0.0 : velocities_[static_cast<size_t>(n)][static_cast<size_t>(c)];
     });
   PetscCall(VecRestoreArray(velocity.global(), &data));
   PetscFunctionReturn(0);
+}
+
+bool SolidMask::holds(const ObstacleConfig& obstacle, const double x[3]) const {
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  if (!obstacle.motion.moves()) return region_contains(obstacle.region, x, dim);
+  // A moving obstacle crosses periodic faces: its images one period either side count too.
+  for (int image = 0; image < 27; ++image) {
+    double y[3] = {x[0], x[1], x[2]};
+    bool valid = true;
+    for (int a = 0, code = image; a < 3; ++a, code /= 3) {
+      const int shift = code % 3 - 1;
+      if (shift != 0 && (a >= dim || !grid.periodic(a))) valid = false;
+      y[a] += shift * grid.length(a);
+    }
+    if (valid && region_contains(obstacle.region, y, dim)) return true;
+  }
+  return false;
 }
 
 PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConfig>& obstacles) {
   PetscFunctionBeginUser;
   grid_ = &grid;
   // A scalar field gives the halo exchange and the zero-gradient fill outside the domain.
-  Field kinds;
-  PetscCall(kinds.setup_scalar(grid, "solid"));
-  PetscScalar* data;
+  PetscCall(kinds_.setup_scalar(grid, "solid"));
   ArrayView view;
-  PetscCall(grid.local_view(kinds.dm(), nullptr, &view));
+  PetscCall(grid.local_view(kinds_.dm(), nullptr, &view));
   start_ = view.start;
   width_ = view.width;
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
+  placed_ = obstacles;
+  moving_ = std::any_of(obstacles.begin(), obstacles.end(),
+                        [](const ObstacleConfig& o) { return o.motion.moves(); });
   std::vector<Region> cut_regions;
-  obstacles_ = obstacles;
   cut_obstacles_.clear();
   for (const ObstacleConfig& obstacle : obstacles) {
     if (obstacle.surface != ObstacleConfig::Surface::Cut) continue;
@@ -192,12 +239,36 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   }
   for (std::vector<float>& f : fraction_) f.clear();
   if (!cut_regions.empty()) compute_fractions(cut_regions);
+  PetscCall(move_to(0.0));
+  ++version_;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SolidMask::move_to(double time) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  // The obstacles where they are at `time` (only a staircase obstacle moves: the job refuses a
+  // moving cut one), and how fast they go.
+  obstacles_ = placed_;
+  velocities_.assign(obstacles_.size(), {0.0, 0.0, 0.0});
+  for (size_t n = 0; n < obstacles_.size(); ++n) {
+    const ObstacleConfig::Motion& motion = obstacles_[n].motion;
+    if (!motion.moves()) continue;
+    std::array<double, 3> offset = motion.displacement(time);
+    // Within one period of a periodic axis (holds() looks one period either side).
+    for (int a = 0; a < grid.dim(); ++a)
+      if (grid.periodic(a)) offset[a] -= grid.length(a) * std::floor(offset[a] / grid.length(a));
+    obstacles_[n].region = translated(placed_[n].region, offset);
+    velocities_[n] = motion.velocity_at(time);
+  }
 
   auto kind_of = [](const ObstacleConfig& obstacle) {
     return obstacle.boundary == BoundaryKind::FreeSlip ? FreeSlipSolid : NoSlipSolid;
   };
-  PetscCall(VecGetArray(kinds.global(), &data));
-  PetscCall(grid.global_view(kinds.dm(), data, &view));
+  PetscScalar* data;
+  ArrayView view;
+  PetscCall(VecGetArray(kinds_.global(), &data));
+  PetscCall(grid.global_view(kinds_.dm(), data, &view));
   PetscInt local_solid = 0;
   const int dim = grid.dim();
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -212,9 +283,9 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
     }
     const ObstacleConfig* nearest = nullptr;
     double nearest_distance = 0.0;
-    for (const ObstacleConfig& obstacle : obstacles) {
+    for (const ObstacleConfig& obstacle : obstacles_) {
       if (obstacle.surface == ObstacleConfig::Surface::Staircase) {
-        if (!region_contains(obstacle.region, x, dim)) continue;
+        if (!holds(obstacle, x)) continue;
         nearest = &obstacle;
         break;
       }
@@ -225,21 +296,39 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
         nearest_distance = d;
       }
     }
-    if (nearest) {
-      view(i, j, k) = kind_of(*nearest);
-      ++local_solid;
-    }
+    view(i, j, k) = nearest ? kind_of(*nearest) : Fluid;
+    if (nearest) ++local_solid;
   });
-  PetscCall(VecRestoreArray(kinds.global(), &data));
-  PetscCall(kinds.fill_ghosts());
+  PetscCall(VecRestoreArray(kinds_.global(), &data));
+  PetscCall(kinds_.fill_ghosts());
   PetscCallMPI(MPI_Allreduce(&local_solid, &solid_cells_, 1, MPIU_INT, MPI_SUM, grid.comm()));
-  any_solid_ = solid_cells_ > 0 || !cut_regions.empty();
+  any_solid_ = solid_cells_ > 0 || !cut_obstacles_.empty();
 
+  // The owned cells the obstacles left (the fluid's stages must give them values), and whether
+  // anything changed on any rank.
+  uncovered_.clear();
+  fresh_.assign(mask_.size(), 0);
+  int changed = 0;
   const PetscScalar* local;
-  PetscCall(VecGetArrayRead(kinds.local(), &local));
-  for (size_t n = 0; n < mask_.size(); ++n) mask_[n] = static_cast<std::uint8_t>(local[n]);
-  PetscCall(VecRestoreArrayRead(kinds.local(), &local));
-  ++version_;
+  PetscCall(VecGetArrayRead(kinds_.local(), &local));
+  const IndexBox& owned = grid.owned_cells();
+  for (size_t n = 0; n < mask_.size(); ++n) {
+    const auto kind = static_cast<std::uint8_t>(local[n]);
+    if (kind == mask_[n]) continue;
+    changed = 1;
+    const PetscInt i = start_[0] + static_cast<PetscInt>(n % static_cast<size_t>(width_[0]));
+    const PetscInt j = start_[1] + static_cast<PetscInt>((n / static_cast<size_t>(width_[0])) %
+                                                         static_cast<size_t>(width_[1]));
+    const PetscInt k = start_[2] + static_cast<PetscInt>(n / static_cast<size_t>(width_[0] *
+                                                                                  width_[1]));
+    fresh_[n] = kind == Fluid;
+    if (kind == Fluid && owned.contains(i, j, k)) uncovered_.push_back({i, j, k});
+    mask_[n] = kind;
+  }
+  PetscCall(VecRestoreArrayRead(kinds_.local(), &local));
+  int any_changed = 0;
+  PetscCallMPI(MPI_Allreduce(&changed, &any_changed, 1, MPI_INT, MPI_MAX, grid.comm()));
+  if (any_changed) ++version_;
   PetscFunctionReturn(0);
 }
 

@@ -8,8 +8,21 @@
 // Bertails & Bridson 2007), and only the cells it covers completely are solid. The cells it
 // crosses are fluid cells to every stage; their faces with a fraction above 0 are free.
 //
-// The mask is static, so it is kept as a plain byte array over the cell DM's ghosted extent
-// (halo exchanged once at set-up): stages query it per cell without any PETSc call.
+// The mask is kept as a plain byte array over the cell DM's ghosted extent (halo exchanged when
+// it is built): stages query it per cell without any PETSc call.
+//
+// Moving obstacles (a prescribed motion, ObstacleConfig::Motion; staircase only): move_to(t)
+// rebuilds the mask with every obstacle where it is at t (on a periodic axis one carried out of
+// the domain comes back in at the other side), raises version() if any cell changed (the
+// solvers reassemble then) and lists the owned cells the obstacles uncovered; hold_solid_faces()
+// then sets every solid face to its obstacle's velocity, so that the projection (which leaves
+// solid faces alone, Neumann) makes the fluid's normal velocity at the solid the solid's
+// (Foster & Fedkiw 2001; Cline et al. §6, eq. 16). Cost, measured at 96^3 on 2 ranks of the
+// 2-core machine (a sphere of radius 0.15 moving half a cell a step, so the mask changes every
+// step; 20 steps): the "obstacles" stage 0.05 s a step (every owned cell tested against every
+// obstacle, one exchange, the scalars' fill), and the projection 0.30 s against 0.21 s for the
+// same sphere at rest in the same relative flow, the multigrid hierarchy being rebuilt after each
+// change; a step 0.47 s against 0.32 s.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +43,22 @@ namespace sf {
 /// neither are insulated.
 struct ObstacleConfig {
   enum class Surface { Staircase, Cut };
+  /// Prescribed motion (Foster & Fedkiw 2001; Cline et al. §6): the region is carried by the
+  /// displacement d(t) = velocity t + amplitude sin(2 pi t / period), so the solid moves at
+  /// d'(t) = velocity + amplitude (2 pi / period) cos(2 pi t / period): a tow, a paddle, or
+  /// both. At rest unless `velocity` or `amplitude` is non-zero.
+  struct Motion {
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};
+    std::array<double, 3> amplitude{0.0, 0.0, 0.0};
+    double period = 0.0;  // > 0 whenever amplitude is non-zero
+    bool moves() const;
+    /// d(t), from the job's region.
+    std::array<double, 3> displacement(double time) const;
+    /// d'(t), the solid's velocity.
+    std::array<double, 3> velocity_at(double time) const;
+  };
   Region region;
+  Motion motion;
   BoundaryKind boundary = BoundaryKind::NoSlip;
   Surface surface = Surface::Staircase;
   std::map<std::string, double> scalar_values;
@@ -62,10 +90,25 @@ public:
   std::uint8_t cell(PetscInt i, PetscInt j, PetscInt k) const { return mask_[index(i, j, k)]; }
   bool solid(PetscInt i, PetscInt j, PetscInt k) const { return cell(i, j, k) != Fluid; }
 
-  /// Sets the owned solid faces of a face velocity to the obstacles' velocity, 0 (static
-  /// obstacles): an initial velocity is given for the whole box, and no stage writes these faces
+  /// Sets the owned solid faces of a face velocity to their obstacle's velocity (0 for a static
+  /// one): an initial velocity is given for the whole box, and no stage writes these faces
   /// afterwards.
   PetscErrorCode hold_solid_faces(Field& velocity) const;
+
+  /// True if some obstacle has a motion.
+  bool moving() const { return moving_; }
+
+  /// Rebuilds the mask with the obstacles where their motion has them at `time` (see the top);
+  /// setup() places them at time 0. Collective.
+  PetscErrorCode move_to(double time);
+
+  /// The owned cells that the last move_to() turned from solid into fluid.
+  const std::vector<std::array<PetscInt, 3>>& uncovered() const { return uncovered_; }
+  /// True if the last move_to() turned cell (i, j, k) (anywhere in the ghosted extent) from
+  /// solid into fluid.
+  bool just_uncovered(PetscInt i, PetscInt j, PetscInt k) const {
+    return !fresh_.empty() && fresh_[index(i, j, k)] != 0;
+  }
 
   /// True if some obstacle is cut (faces have fractions between 0 and 1).
   bool cut() const { return !fraction_[0].empty(); }
@@ -173,6 +216,9 @@ private:
                                (i - start_[0]));
   }
   void compute_fractions(const std::vector<Region>& cut_regions);
+  /// True if the centre x lies in the staircase obstacle (or, for a moving one, in one of its
+  /// images a period away along the periodic axes).
+  bool holds(const ObstacleConfig& obstacle, const double x[3]) const;
   /// Position of index (i, j, k) along each axis, wrapped on periodic ones, with `offset` cells
   /// added (0.5 for a cell centre, 0 for a face).
   void position(const PetscInt at[3], const double offset[3], double x[3]) const;
@@ -182,7 +228,13 @@ private:
   // Open fraction of the lower face per axis, over the ghosted extent; empty without a cut
   // obstacle. Single precision: 4 bytes a face, and far finer than the fractions' accuracy.
   std::array<std::vector<float>, 3> fraction_;
-  std::vector<ObstacleConfig> obstacles_;
+  Field kinds_;  // the mask as a cell field, for its halo exchange
+  std::vector<ObstacleConfig> placed_;     // the obstacles as the job places them (t = 0)
+  std::vector<ObstacleConfig> obstacles_;  // where they are now
+  std::vector<std::array<double, 3>> velocities_;  // how fast each moves now
+  std::vector<std::array<PetscInt, 3>> uncovered_;
+  std::vector<std::uint8_t> fresh_;  // 1 where the last move uncovered a cell (ghosts too)
+  bool moving_ = false;
   std::vector<ObstacleConfig> cut_obstacles_;
   std::array<PetscInt, 3> start_{0, 0, 0};
   std::array<PetscInt, 3> width_{1, 1, 1};

@@ -115,10 +115,10 @@ const std::vector<Group> kRefusedJobs = {
         // ... and so is a key that another shape takes.
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], radius: 1}\n",
          {"job.yaml:7: obstacles[0].radius: unknown key for shape 'box' (expected one of: "
-          "shape, lower, upper, boundary, surface, scalars, fluxes)"}},
+          "shape, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, axis: z}\n",
          {"job.yaml:7: obstacles[0].axis: unknown key for shape 'sphere' (expected one of: "
-          "shape, center, radius, boundary, surface, scalars, fluxes)"}},
+          "shape, center, radius, boundary, surface, scalars, fluxes, motion)"}},
         {kHead + "forces: {gravty: [0, -1]}\n",
          {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
           "vorticity_confinement, wind, regions)"}},
@@ -151,7 +151,7 @@ const std::vector<Group> kRefusedJobs = {
         // Keys another shape takes are reported after the keys no shape takes.
         {kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], size: 2}\n",
          {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface, scalars, fluxes)"}},
+          "radius, axis, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
     }},
     {"WrongNodeType", {
         {"grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"}},
@@ -621,7 +621,7 @@ const std::vector<Group> kRefusedJobs = {
           "box, cylinder), got \"cone\""}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
          {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface, scalars, fluxes)"}},
+          "radius, axis, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
     }},
 
     // --- scalars
@@ -733,6 +733,35 @@ const std::vector<Group> kRefusedJobs = {
           "(scalars); give it a value or a flux, not both"}},
         {kHead + "scalars: {s: {diffusion: 1}}\nboundary:\n  x:\n    lower: {type: outflow, fluxes: {s: 1}}\n",
          {"job.yaml:9: boundary.x.lower.fluxes: unknown key for type 'outflow'"}},
+    }},
+    {"MovingObstacle", {
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], motion: {period: 2}}\n",
+         {"job.yaml:7: obstacles[0].motion.period: a period needs an amplitude"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {amplitude: [0.1, 0]}}\n",
+         {"job.yaml:7: obstacles[0].motion.period: missing required key"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {amplitude: [0.1, 0], period: 0}}\n",
+         {"job.yaml:7: obstacles[0].motion.period: must be > 0"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {velocity: [0, 0]}}\n",
+         {"job.yaml:7: obstacles[0].motion: moves nothing: give a non-zero velocity or "
+          "amplitude"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {velocity: [1, 0], spin: 2}}\n",
+         {"job.yaml:7: obstacles[0].motion.spin: unknown key (expected one of: velocity, "
+          "amplitude, period)"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
+         " motion: {velocity: [1, 0]}}\n",
+         {"job.yaml:7: obstacles[0].motion: a moving obstacle is a staircase for now"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {velocity: [1, 0]}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
+         " radius: 1}]}\n",
+         {"job.yaml:7: obstacles[0].motion: a moving obstacle cannot move through a liquid yet"}},
+        {"grid: {cells: [8, 8], halo: 3}\ntime: {dt: 0.1, end: 1, scheme: bdf2}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {velocity: [1, 0]}}\n",
+         {"job.yaml:4: obstacles[0].motion: a moving obstacle runs with Stam's step only"}},
     }},
     {"LiquidSection", {
         {kHead + "liquid: {band: 3}\n",

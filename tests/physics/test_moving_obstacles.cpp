@@ -1,0 +1,181 @@
+// Obstacles with a prescribed motion (ObstacleConfig::Motion, SolidMask::move_to, the "move
+// obstacles" stage of simulation.cpp): a piston drives the fluid of a channel at its own speed,
+// a body carried with a uniform flow round a periodic box leaves the flow exactly as it was, and
+// the fluid beside a swinging paddle is divergence-free with the paddle's own normal velocity,
+// at every rank count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "mpi_test_util.hpp"
+#include "simulation.hpp"
+
+namespace sf {
+namespace {
+
+std::string scratch_output() {
+  return "output: {directory: test_moving_np" + std::to_string(test::comm_size()) +
+         ", overwrite: true, initial_frame: false}\n";
+}
+
+double global_max(double local) {
+  double result = 0.0;
+  MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return result;
+}
+
+/// The largest |u_c - expected(c, face)| over the owned faces of every component for which
+/// `which(c, i, j, k)` holds.
+template <typename Expected, typename Which>
+double largest_departure(Simulation& simulation, const Expected& expected, const Which& which) {
+  const Grid& grid = simulation.grid();
+  const PetscScalar* data;
+  ArrayView u;
+  EXPECT_EQ(VecGetArrayRead(simulation.velocity().global(), &data), 0);
+  EXPECT_EQ(grid.global_view(simulation.velocity().dm(), const_cast<PetscScalar*>(data), &u), 0);
+  double worst = 0.0;
+  for (int c = 0; c < grid.dim(); ++c)
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (which(c, i, j, k)) worst = std::max(worst, std::abs(u(i, j, k, c) - expected(c)));
+    });
+  EXPECT_EQ(VecRestoreArrayRead(simulation.velocity().global(), &data), 0);
+  return global_max(worst);
+}
+
+// A piston filling a channel's cross-section moves along it at 0.5 with open (outflow) ends:
+// mass conservation leaves the fluid on both sides one speed, the piston's, which the projection
+// must give from its solid faces alone (the fluid starts at rest). The mask must be where the
+// motion puts the piston: the cells whose centres lie in [1.0, 1.3] + 0.5 t.
+TEST(MovingObstacle, APistonDrivesTheChannelAtItsSpeed) {
+  for (int dim : {2, 3}) {
+    const std::string text =
+        std::string("name: piston\n") +
+        (dim == 2 ? "grid: {cells: [64, 16], size: [4, 1]}\n"
+                    "boundary: {x: outflow, y: free-slip}\n"
+                    "obstacles: [{shape: box, lower: [1.0, -1], upper: [1.3, 2],"
+                    " boundary: free-slip, motion: {velocity: [0.5, 0]}}]\n"
+                  : "grid: {cells: [32, 8, 8], size: [4, 1, 1]}\n"
+                    "boundary: {x: outflow, y: free-slip, z: free-slip}\n"
+                    "obstacles: [{shape: box, lower: [1.0, -1, -1], upper: [1.3, 2, 2],"
+                    " boundary: free-slip, motion: {velocity: [0.5, 0, 0]}}]\n") +
+        "time: {dt: 0.05, end: 1}\n" + scratch_output();
+    const JobConfig job = parse_job(text, "piston.yaml");
+    Simulation simulation;
+    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+    const Grid& grid = simulation.grid();
+    const SolidMask& solids = simulation.solids();
+    for (int s = 0; s < 20; ++s) {
+      StepReport report;
+      ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
+      const double t = simulation.time();
+      long misplaced = 0, solid_columns = 0;
+      for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+        const double x = grid.cell_center(0, i);
+        const bool inside = x >= 1.0 + 0.5 * t && x <= 1.3 + 0.5 * t;
+        if (inside != solids.solid(i, j, k)) ++misplaced;
+        if (solids.solid(i, j, k)) ++solid_columns;
+      });
+      EXPECT_EQ(test::global_sum(misplaced), 0) << dim << "D, t = " << t;
+      EXPECT_GT(test::global_sum(solid_columns), 0) << dim << "D, t = " << t;
+      // Every face: along the channel 0.5 (solid faces are held at it, free ones get it from
+      // the projection), across it 0.
+      const double along = largest_departure(
+          simulation, [](int c) { return c == 0 ? 0.5 : 0.0; },
+          [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+            const PetscInt at[3] = {i, j, k};
+            return c == 0 || (at[c] > 0 && at[c] < grid.cells(c));  // not a wall face
+          });
+      EXPECT_LT(along, 1e-6) << dim << "D, step " << s;
+    }
+  }
+}
+
+// A disc carried at (0.3, 0.2) by a flow of that same uniform velocity round a periodic box: the
+// body and the fluid move together, so nothing may change (Galilean invariance): the velocity
+// stays uniform on every face, solid or not, and a uniform dye stays 1 in the cells the disc
+// uncovers. In 4 time units the disc crosses both periodic faces and ends at (0.7, 0.3): the mask
+// must then be that disc's cells.
+TEST(MovingObstacle, ABodyCarriedWithTheFlowLeavesItUndisturbed) {
+  const std::string text =
+      "name: carried\n"
+      "grid: {cells: [32, 32], size: [1, 1]}\n"
+      "boundary: {x: periodic, y: periodic}\n"
+      "velocity: {initial: {type: uniform, value: [0.3, 0.2]}}\n"
+      "scalars: {dye: {initial: [{shape: box, lower: [-1, -1], upper: [2, 2], value: 1}]}}\n"
+      "obstacles: [{shape: sphere, center: [0.5, 0.5], radius: 0.15,"
+      " motion: {velocity: [0.3, 0.2]}}]\n"
+      "time: {dt: 0.1, end: 4}\n" + scratch_output();
+  const JobConfig job = parse_job(text, "carried.yaml");
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  const Grid& grid = simulation.grid();
+  const SolidMask& solids = simulation.solids();
+  long uncovered = 0;
+  for (int s = 0; s < 40; ++s) {
+    StepReport report;
+    ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
+    uncovered += static_cast<long>(solids.uncovered().size());
+    const double departure = largest_departure(
+        simulation, [](int c) { return c == 0 ? 0.3 : 0.2; },
+        [](int, PetscInt, PetscInt, PetscInt) { return true; });
+    ASSERT_LT(departure, 1e-12) << "step " << s;
+  }
+  EXPECT_GT(test::global_sum(uncovered), 100);  // the disc did uncover cells
+  // The dye: 1 in every fluid cell.
+  const Field& dye = simulation.scalars()[0];
+  const PetscScalar* data;
+  ArrayView view;
+  ASSERT_EQ(VecGetArrayRead(dye.global(), &data), 0);
+  ASSERT_EQ(grid.global_view(dye.dm(), const_cast<PetscScalar*>(data), &view), 0);
+  double worst = 0.0;
+  long wrong_cells = 0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids.solid(i, j, k)) worst = std::max(worst, std::abs(view(i, j, k) - 1.0));
+    const double dx = grid.cell_center(0, i) - 0.7, dy = grid.cell_center(1, j) - 0.3;
+    if ((dx * dx + dy * dy <= 0.15 * 0.15) != solids.solid(i, j, k)) ++wrong_cells;
+  });
+  ASSERT_EQ(VecRestoreArrayRead(dye.global(), &data), 0);
+  EXPECT_LT(global_max(worst), 1e-12);
+  EXPECT_EQ(test::global_sum(wrong_cells), 0);
+}
+
+// A paddle standing on the floor of a closed tank swings to and fro, d(t) = 0.1 sin(2 pi t):
+// after every projection the fluid is divergence-free in every cell, those beside the paddle
+// included, and every face of the paddle carries its velocity 0.1 (2 pi) cos(2 pi t) along x and
+// none across, so the fluid's normal velocity at the solid is the solid's (Cline et al. eq. 16).
+TEST(MovingObstacle, TheFluidBesideASwingingPaddleMovesWithIt) {
+  const std::string text =
+      "name: paddle\n"
+      "grid: {cells: [48, 32], size: [1.5, 1]}\n"
+      "boundary: {x: free-slip, y: free-slip}\n"
+      "obstacles: [{shape: box, lower: [0.3, -1], upper: [0.4, 0.6], boundary: free-slip,"
+      " motion: {amplitude: [0.1, 0], period: 1}}]\n"
+      "time: {dt: 0.02, end: 1}\n" + scratch_output();
+  const JobConfig job = parse_job(text, "paddle.yaml");
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  const SolidMask& solids = simulation.solids();
+  double fastest = 0.0;
+  for (int s = 0; s < 50; ++s) {
+    StepReport report;
+    ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
+    EXPECT_LT(report.max_divergence, 1e-6) << "step " << s;
+    const double speed = 0.1 * 2.0 * M_PI * std::cos(2.0 * M_PI * simulation.time());
+    const double at_solid = largest_departure(
+        simulation, [speed](int c) { return c == 0 ? speed : 0.0; },
+        [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+          // The paddle's surface: a solid cell on one side, a fluid one on the other.
+          return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k - (c == 2));
+        });
+    EXPECT_LT(at_solid, 1e-12) << "step " << s;
+    double u = 0.0;
+    ASSERT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
+    fastest = std::max(fastest, u);
+  }
+  EXPECT_GT(fastest, 0.5);  // the paddle drove the fluid
+}
+
+}  // namespace
+}  // namespace sf
