@@ -347,6 +347,7 @@ void Simulation::build_step() {
     // velocity after this step's forces (gravity, before its projection) would carry the whole
     // surface down by g dt^2 a step. So the liquid's step advects first (Foster & Fedkiw 2001),
     // then applies the forces, projects on the liquid and extends its velocity into the air.
+    if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"check", std::nullopt, check_before_advection});
     stages_.push_back({"advect", Stage::Advect, stam_advect(true)});
     stages_.push_back({"reinitialise", Stage::Surface, reinitialise});

@@ -314,20 +314,16 @@ JobConfig JobParser::parse(const std::string& text) const {
                                     "obstacle surface: staircase");
     }
   }
-  // A moving obstacle runs in Stam's step without a liquid for now: BDF2's history and the
-  // liquid's level set would have to follow the cells it uncovers.
+  // A moving obstacle runs in Stam's step only for now: BDF2's history would have to follow
+  // the cells it uncovers.
   const auto moving = std::find_if(job.obstacles.begin(), job.obstacles.end(),
                                    [](const ObstacleConfig& o) { return o.motion.moves(); });
-  if (moving != job.obstacles.end() &&
-      (job.liquid.enabled || job.time.scheme == TimeScheme::BDF2)) {
+  if (moving != job.obstacles.end() && job.time.scheme == TimeScheme::BDF2) {
     const Field obstacle = element(top.require("obstacles"),
                                    static_cast<std::size_t>(moving - job.obstacles.begin()));
     const MapReader keys(*this, obstacle, false);
     fail(keys.require("motion"),
-         job.liquid.enabled
-             ? "a moving obstacle cannot move through a liquid yet (smoke and other single "
-               "fluids only)"
-             : "a moving obstacle runs with Stam's step only (time.scheme: stam) for now");
+         "a moving obstacle runs with Stam's step only (time.scheme: stam) for now");
   }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   job.output = parse_output(top.find("output"));

@@ -754,10 +754,6 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
          " motion: {velocity: [1, 0]}}\n",
          {"job.yaml:7: obstacles[0].motion: a moving obstacle is a staircase for now"}},
-        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
-         " motion: {velocity: [1, 0]}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
-         " radius: 1}]}\n",
-         {"job.yaml:7: obstacles[0].motion: a moving obstacle cannot move through a liquid yet"}},
         {"grid: {cells: [8, 8], halo: 3}\ntime: {dt: 0.1, end: 1, scheme: bdf2}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {velocity: [1, 0]}}\n",

@@ -441,5 +441,48 @@ TEST(FreeSurface, ASpoutAddsLiquidAtItsRateAndASinkTakesIt) {
   EXPECT_LT(rows.back()[change], -5.0);
 }
 
+// A piston (a moving obstacle, the tank's full height) pushes the water of a tank 1 x 1,
+// 0.5 deep, at 0.2 for 1 time unit: the water it displaces must go up, not away. The volume is
+// counted over the fluid cells of the moving mask, which gains a column of solid cells (1/48 x
+// 0.5, 2.3 % of the water) each time the piston's face passes a column of centres, every 0.104,
+// while its faces push the water at 0.2 all the time: the count is a sawtooth round the true
+// volume, +-1.2 % (measured +1.40 / -1.42 %). Its mean over the last half (4.8 teeth) is the
+// test: measured -0.016 % on 1, 2 and 4 ranks. The mean depth over the fluid's width rises from
+// 0.5 to 0.63.
+TEST(FreeSurface, APistonRaisesTheWaterItPushes) {
+  const std::string text =
+      "name: piston\n"
+      "grid: {cells: [48, 48], size: [1, 1]}\n"
+      "forces: {gravity: [0, -9.81]}\n"
+      "advection: {interpolation: monotone_cubic}\n"
+      "obstacles: [{shape: box, lower: [-1, -1], upper: [0.1, 2], boundary: free-slip,\n"
+      "             motion: {velocity: [0.2, 0]}}]\n"
+      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}]}\n"
+      "time: {dt: 0.01, end: 1}\n"
+      "diagnostics: {probes: {w: [0.75, 0.5]}}\n"
+      + scratch_output();
+  const JobConfig job = parse_job(text, "piston.yaml");
+  std::vector<std::vector<double>> rows;
+  std::vector<std::string> columns;
+  double max_velocity = 0.0;
+  run_steps(job, &rows, &columns, &max_velocity);
+  ASSERT_EQ(rows.size(), 100u);
+  const size_t change = column_of(columns, "liquid_volume_change");
+  const size_t volume = column_of(columns, "liquid_volume");
+  double worst = 0.0, mean = 0.0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    worst = std::max(worst, std::abs(rows[r][change]));
+    if (r >= 50) mean += rows[r][change] / 50.0;
+  }
+  // The piston covers the 14 columns whose centres lie below x = 0.3 at t = 1.
+  const double depth = rows.back()[volume] / (1.0 - 14.0 / 48.0);
+  if (test::comm_rank() == 0)
+    std::printf("piston: volume count within %.3f %%, mean over the last half %+.3f %%, mean "
+                "depth %.4f\n",
+                worst, mean, depth);
+  EXPECT_LT(worst, 1.5);              // one column's sawtooth, nothing more
+  EXPECT_LT(std::abs(mean), 0.5);     // no water lost or made
+}
+
 }  // namespace
 }  // namespace sf
