@@ -117,6 +117,9 @@ std::vector<std::string> physics_description(const JobConfig& job) {
       if (o.motion.period > 0.0)
         obstacles += " swing " + format(o.motion.amplitude, dim) + " period " +
                      format(o.motion.period);
+      if (o.motion.turns())
+        obstacles += " turning " + format(o.motion.angular_velocity, 3) + " about " +
+                     format(o.motion.pivot, dim);
     }
     obstacles += "; ";
   }

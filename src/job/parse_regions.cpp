@@ -91,10 +91,29 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
     read_scalar_values(map, scalars, obstacle.scalar_values);
     read_scalar_fluxes(map, scalars, obstacle.scalar_values, "obstacle", obstacle.scalar_gradients);
     if (auto motion = map.find("motion")) {
-      // A tow (velocity), a swing (amplitude and period), or both.
-      const MapReader keys(*this, *motion, false, {"velocity", "amplitude", "period"});
+      // A tow (velocity), a swing (amplitude and period), a turn (angular_velocity about
+      // pivot), or a sum of them.
+      const MapReader keys(*this, *motion, false,
+                           {"velocity", "amplitude", "period", "angular_velocity", "pivot"});
       ObstacleConfig::Motion& m = obstacle.motion;
       if (auto velocity = keys.find("velocity")) m.velocity = read_vector(*velocity, dim);
+      if (auto turn = keys.find("angular_velocity")) {
+        // In 2D the one axis a turn can have is z: a number; in 3D a vector.
+        if (dim == 2) {
+          if (!turn->node.IsScalar()) {
+            fail(*turn, "expected a number in 2D (radians per unit time about z), " +
+                            describe(turn->node));
+          }
+          m.angular_velocity[2] = read_number(*turn);
+        } else {
+          m.angular_velocity = read_vector(*turn, dim);
+        }
+      }
+      // The pivot: the region's centre unless given.
+      const Region& r = obstacle.region;
+      for (int a = 0; a < 3; ++a)
+        m.pivot[a] = r.shape == Region::Shape::Box ? 0.5 * (r.lower[a] + r.upper[a]) : r.center[a];
+      if (auto pivot = keys.find("pivot")) m.pivot = read_vector(*pivot, dim);
       if (auto amplitude = keys.find("amplitude")) {
         m.amplitude = read_vector(*amplitude, dim);
         m.period = read_positive(keys.require("period"));
@@ -103,8 +122,8 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
                       "period))");
       }
       if (!m.moves()) {
-        fail(*motion, "moves nothing: give a non-zero velocity or amplitude, " +
-                          describe(motion->node));
+        fail(*motion, "moves nothing: give a non-zero velocity, amplitude or "
+                      "angular_velocity, " + describe(motion->node));
       }
       if (obstacle.surface == ObstacleConfig::Surface::Cut) {
         fail(*motion, "a moving obstacle is a staircase for now (its cut faces would have to be "

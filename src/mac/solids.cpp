@@ -24,7 +24,25 @@ PetscInt image(const Grid& grid, int axis, PetscInt index) {
 bool ObstacleConfig::Motion::moves() const {
   for (int a = 0; a < 3; ++a)
     if (velocity[a] != 0.0 || amplitude[a] != 0.0) return true;
-  return false;
+  return turns();
+}
+
+bool ObstacleConfig::Motion::turns() const {
+  return angular_velocity[0] != 0.0 || angular_velocity[1] != 0.0 || angular_velocity[2] != 0.0;
+}
+
+std::array<double, 9> ObstacleConfig::Motion::unturn(double time) const {
+  const double rate = std::sqrt(angular_velocity[0] * angular_velocity[0] +
+                                angular_velocity[1] * angular_velocity[1] +
+                                angular_velocity[2] * angular_velocity[2]);
+  if (rate == 0.0) return {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  // Rodrigues: R = cos a I + sin a [k]x + (1 - cos a) k k^T, a = -rate t about k.
+  const double k[3] = {angular_velocity[0] / rate, angular_velocity[1] / rate,
+                       angular_velocity[2] / rate};
+  const double c = std::cos(-rate * time), s = std::sin(-rate * time), v = 1.0 - c;
+  return {c + k[0] * k[0] * v,        k[0] * k[1] * v - k[2] * s, k[0] * k[2] * v + k[1] * s,
+          k[1] * k[0] * v + k[2] * s, c + k[1] * k[1] * v,        k[1] * k[2] * v - k[0] * s,
+          k[2] * k[0] * v - k[1] * s, k[2] * k[1] * v + k[0] * s, c + k[2] * k[2] * v};
 }
 
 std::array<double, 3> ObstacleConfig::Motion::displacement(double time) const {
@@ -76,7 +94,7 @@ int SolidMask::obstacle_of_cell(PetscInt i, PetscInt j, PetscInt k) const {
     const ObstacleConfig& obstacle = obstacles_[n];
     const bool inside = obstacle.surface == ObstacleConfig::Surface::Cut
                             ? region_distance(obstacle.region, x, grid_->dim()) < 0.0
-                            : holds(obstacle, x);
+                            : holds(n, x);
     if (inside) return static_cast<int>(n);
   }
   return -1;
@@ -190,19 +208,30 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
         u(i, j, k, c) = 0.0;
         return;
       }
-      // The solid cell on either side names the obstacle (the upper one if both are solid).
+      // The solid cell on either side names the obstacle (the upper one if both are solid);
+      // the face takes the velocity of the body's point at its centre.
       int n = solid(i, j, k) ? obstacle_of_cell(i, j, k) : -1;
       if (n < 0) n = obstacle_of_cell(i - (c == 0), j - (c == 1), k - (c == 2));
-      u(i, j, k, c) = n < 0 ? 0.0 : velocities_[static_cast<size_t>(n)][static_cast<size_t>(c)];
+      if (n < 0) {
+        u(i, j, k, c) = 0.0;
+        return;
+      }
+      const PetscInt at[3] = {i, j, k};
+      const double offset[3] = {c == 0 ? 0.0 : 0.5, c == 1 ? 0.0 : 0.5, c == 2 ? 0.0 : 0.5};
+      double x[3];
+      position(at, offset, x);
+      u(i, j, k, c) = body_velocity(static_cast<size_t>(n), c, x);
     });
   PetscCall(VecRestoreArray(velocity.global(), &data));
   PetscFunctionReturn(0);
 }
 
-bool SolidMask::holds(const ObstacleConfig& obstacle, const double x[3]) const {
+bool SolidMask::holds(size_t n, const double x[3]) const {
+  const ObstacleConfig& obstacle = obstacles_[n];
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   if (!obstacle.motion.moves()) return region_contains(obstacle.region, x, dim);
+  const Placement& placement = placements_[n];
   // A moving obstacle crosses periodic faces: its images one period either side count too.
   for (int image = 0; image < 27; ++image) {
     double y[3] = {x[0], x[1], x[2]};
@@ -212,9 +241,35 @@ bool SolidMask::holds(const ObstacleConfig& obstacle, const double x[3]) const {
       if (shift != 0 && (a >= dim || !grid.periodic(a))) valid = false;
       y[a] += shift * grid.length(a);
     }
-    if (valid && region_contains(obstacle.region, y, dim)) return true;
+    if (!valid) continue;
+    if (placement.turns) {
+      // Into the body's own frame: turned back about its pivot.
+      double r[3], z[3];
+      for (int a = 0; a < 3; ++a) r[a] = y[a] - placement.pivot[a];
+      for (int a = 0; a < 3; ++a)
+        z[a] = placement.pivot[a] + placement.unturn[3 * a] * r[0] +
+               placement.unturn[3 * a + 1] * r[1] + placement.unturn[3 * a + 2] * r[2];
+      if (region_contains(obstacle.region, z, dim)) return true;
+    } else if (region_contains(obstacle.region, y, dim)) {
+      return true;
+    }
   }
   return false;
+}
+
+double SolidMask::body_velocity(size_t n, int c, const double x[3]) const {
+  const Placement& placement = placements_[n];
+  if (!placement.turns) return placement.velocity[static_cast<size_t>(c)];
+  // omega x r, r from the pivot to x, the nearest image across a periodic axis.
+  double r[3] = {0.0, 0.0, 0.0};
+  for (int a = 0; a < grid_->dim(); ++a) {
+    r[a] = x[a] - placement.pivot[a];
+    if (grid_->periodic(a)) r[a] -= grid_->length(a) * std::round(r[a] / grid_->length(a));
+  }
+  const std::array<double, 3>& w = placement.omega;
+  const double turning[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2],
+                             w[0] * r[1] - w[1] * r[0]};
+  return placement.velocity[static_cast<size_t>(c)] + turning[c];
 }
 
 PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConfig>& obstacles) {
@@ -250,7 +305,7 @@ PetscErrorCode SolidMask::move_to(double time) {
   // The obstacles where they are at `time` (only a staircase obstacle moves: the job refuses a
   // moving cut one), and how fast they go.
   obstacles_ = placed_;
-  velocities_.assign(obstacles_.size(), {0.0, 0.0, 0.0});
+  placements_.assign(obstacles_.size(), Placement{});
   for (size_t n = 0; n < obstacles_.size(); ++n) {
     const ObstacleConfig::Motion& motion = obstacles_[n].motion;
     if (!motion.moves()) continue;
@@ -259,7 +314,12 @@ PetscErrorCode SolidMask::move_to(double time) {
     for (int a = 0; a < grid.dim(); ++a)
       if (grid.periodic(a)) offset[a] -= grid.length(a) * std::floor(offset[a] / grid.length(a));
     obstacles_[n].region = translated(placed_[n].region, offset);
-    velocities_[n] = motion.velocity_at(time);
+    Placement& placement = placements_[n];
+    placement.velocity = motion.velocity_at(time);
+    for (int a = 0; a < 3; ++a) placement.pivot[a] = motion.pivot[a] + offset[a];
+    placement.omega = motion.angular_velocity;
+    placement.turns = motion.turns();
+    placement.unturn = motion.unturn(time);
   }
 
   auto kind_of = [](const ObstacleConfig& obstacle) {
@@ -283,9 +343,10 @@ PetscErrorCode SolidMask::move_to(double time) {
     }
     const ObstacleConfig* nearest = nullptr;
     double nearest_distance = 0.0;
-    for (const ObstacleConfig& obstacle : obstacles_) {
+    for (size_t n = 0; n < obstacles_.size(); ++n) {
+      const ObstacleConfig& obstacle = obstacles_[n];
       if (obstacle.surface == ObstacleConfig::Surface::Staircase) {
-        if (!holds(obstacle, x)) continue;
+        if (!holds(n, x)) continue;
         nearest = &obstacle;
         break;
       }

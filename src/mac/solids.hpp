@@ -12,10 +12,12 @@
 // it is built): stages query it per cell without any PETSc call.
 //
 // Moving obstacles (a prescribed motion, ObstacleConfig::Motion; staircase only): move_to(t)
-// rebuilds the mask with every obstacle where it is at t (on a periodic axis one carried out of
-// the domain comes back in at the other side), raises version() if any cell changed (the
-// solvers reassemble then) and lists the owned cells the obstacles uncovered; hold_solid_faces()
-// then sets every solid face to its obstacle's velocity, so that the projection (which leaves
+// rebuilds the mask with every obstacle where it is at t, moved and turned (a cell centre is
+// turned back about the pivot into the body's frame and tested against the job's region; on a
+// periodic axis one carried out of the domain comes back in at the other side), raises
+// version() if any cell changed (the solvers reassemble then) and lists the owned cells the
+// obstacles uncovered; hold_solid_faces() then sets every solid face to the velocity of the
+// body's point at the face's centre, so that the projection (which leaves
 // solid faces alone, Neumann) makes the fluid's normal velocity at the solid the solid's
 // (Foster & Fedkiw 2001; Cline et al. §6, eq. 16). Cost, measured at 96^3 on 2 ranks of the
 // 2-core machine (a sphere of radius 0.15 moving half a cell a step, so the mask changes every
@@ -44,18 +46,27 @@ namespace sf {
 struct ObstacleConfig {
   enum class Surface { Staircase, Cut };
   /// Prescribed motion (Foster & Fedkiw 2001; Cline et al. §6): the region is carried by the
-  /// displacement d(t) = velocity t + amplitude sin(2 pi t / period), so the solid moves at
-  /// d'(t) = velocity + amplitude (2 pi / period) cos(2 pi t / period): a tow, a paddle, or
-  /// both. At rest unless `velocity` or `amplitude` is non-zero.
+  /// displacement d(t) = velocity t + amplitude sin(2 pi t / period) and turned by the angle
+  /// |omega| t about the axis omega / |omega| through pivot + d(t), omega = angular_velocity
+  /// (in 2D about z). A point x of the body moves at d'(t) + omega x (x - pivot - d(t)), with
+  /// d'(t) = velocity + amplitude (2 pi / period) cos(2 pi t / period): a tow, a paddle, a
+  /// stirrer, or any sum of them. At rest unless one of velocity, amplitude, angular_velocity is
+  /// non-zero.
   struct Motion {
     std::array<double, 3> velocity{0.0, 0.0, 0.0};
     std::array<double, 3> amplitude{0.0, 0.0, 0.0};
     double period = 0.0;  // > 0 whenever amplitude is non-zero
+    std::array<double, 3> angular_velocity{0.0, 0.0, 0.0};  // radians per unit time
+    std::array<double, 3> pivot{0.0, 0.0, 0.0};  // at t = 0; the region's centre by default
     bool moves() const;
+    bool turns() const;
     /// d(t), from the job's region.
     std::array<double, 3> displacement(double time) const;
-    /// d'(t), the solid's velocity.
+    /// d'(t), the velocity of the point that starts at the pivot.
     std::array<double, 3> velocity_at(double time) const;
+    /// The rotation by -|omega| t (row-major 3 x 3): from the body turned at `time` back to the
+    /// job's orientation.
+    std::array<double, 9> unturn(double time) const;
   };
   Region region;
   Motion motion;
@@ -216,9 +227,9 @@ private:
                                (i - start_[0]));
   }
   void compute_fractions(const std::vector<Region>& cut_regions);
-  /// True if the centre x lies in the staircase obstacle (or, for a moving one, in one of its
-  /// images a period away along the periodic axes).
-  bool holds(const ObstacleConfig& obstacle, const double x[3]) const;
+  /// True if the centre x lies in staircase obstacle n where it is now (for a moving one, in
+  /// one of its images a period away along the periodic axes too).
+  bool holds(size_t n, const double x[3]) const;
   /// Position of index (i, j, k) along each axis, wrapped on periodic ones, with `offset` cells
   /// added (0.5 for a cell centre, 0 for a face).
   void position(const PetscInt at[3], const double offset[3], double x[3]) const;
@@ -231,7 +242,18 @@ private:
   Field kinds_;  // the mask as a cell field, for its halo exchange
   std::vector<ObstacleConfig> placed_;     // the obstacles as the job places them (t = 0)
   std::vector<ObstacleConfig> obstacles_;  // where they are now
-  std::vector<std::array<double, 3>> velocities_;  // how fast each moves now
+  // Where each obstacle is now: the velocity of its pivot, its pivot, its angular velocity and
+  // the rotation back to its region's orientation (identity unless it turns).
+  struct Placement {
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};
+    std::array<double, 3> pivot{0.0, 0.0, 0.0};
+    std::array<double, 3> omega{0.0, 0.0, 0.0};
+    std::array<double, 9> unturn{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+    bool turns = false;
+  };
+  std::vector<Placement> placements_;
+  /// The velocity of obstacle n's body at x now (component c).
+  double body_velocity(size_t n, int c, const double x[3]) const;
   std::vector<std::array<PetscInt, 3>> uncovered_;
   std::vector<std::uint8_t> fresh_;  // 1 where the last move uncovered a cell (ghosts too)
   bool moving_ = false;

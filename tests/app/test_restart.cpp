@@ -155,12 +155,13 @@ TEST(Restart, ContinuesBitForBitWithALiquid) {
       {"phi", "liquid_fraction"});
 }
 
-// A moving obstacle's place is a function of time: the restart rebuilds the mask at the
-// checkpoint's time, and the checkpoint's velocity holds its faces, so the run goes on as if
-// never stopped (the mask in the frames too).
+// A moving (towed, swinging and turning) obstacle's place is a function of time: the restart
+// rebuilds the mask at the checkpoint's time, and the checkpoint's velocity holds its faces, so
+// the run goes on as if never stopped (the mask in the frames too).
 TEST(Restart, ContinuesBitForBitWithAMovingObstacle) {
   expect_restart_bit_for_bit("stam", "", {"solid"},
-                             ", motion: {velocity: [0, 0.1], amplitude: [0.1, 0], period: 0.6}");
+                             ", motion: {velocity: [0, 0.1], amplitude: [0.1, 0], period: 0.6,"
+                             " angular_velocity: 2}");
 }
 
 /// Clears `dir` and runs `text` on the first two ranks (one when the test runs alone); returns

@@ -745,12 +745,19 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: obstacles[0].motion.period: must be > 0"}},
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {velocity: [0, 0]}}\n",
-         {"job.yaml:7: obstacles[0].motion: moves nothing: give a non-zero velocity or "
-          "amplitude"}},
+         {"job.yaml:7: obstacles[0].motion: moves nothing: give a non-zero velocity, "
+          "amplitude or angular_velocity"}},
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {velocity: [1, 0], spin: 2}}\n",
          {"job.yaml:7: obstacles[0].motion.spin: unknown key (expected one of: velocity, "
-          "amplitude, period)"}},
+          "amplitude, period, angular_velocity, pivot)"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {angular_velocity: [0, 0, 1]}}\n",
+         {"job.yaml:7: obstacles[0].motion.angular_velocity: expected a number in 2D (radians "
+          "per unit time about z)"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {angular_velocity: 1, pivot: [0.5]}}\n",
+         {"job.yaml:7: obstacles[0].motion.pivot:"}},
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
          " motion: {velocity: [1, 0]}}\n",
          {"job.yaml:7: obstacles[0].motion: a moving obstacle is a staircase for now"}},

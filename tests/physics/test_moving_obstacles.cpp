@@ -26,7 +26,7 @@ double global_max(double local) {
   return result;
 }
 
-/// The largest |u_c - expected(c, face)| over the owned faces of every component for which
+/// The largest |u_c - expected(c, i, j, k)| over the owned faces of every component for which
 /// `which(c, i, j, k)` holds.
 template <typename Expected, typename Which>
 double largest_departure(Simulation& simulation, const Expected& expected, const Which& which) {
@@ -38,7 +38,8 @@ double largest_departure(Simulation& simulation, const Expected& expected, const
   double worst = 0.0;
   for (int c = 0; c < grid.dim(); ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (which(c, i, j, k)) worst = std::max(worst, std::abs(u(i, j, k, c) - expected(c)));
+      if (which(c, i, j, k))
+        worst = std::max(worst, std::abs(u(i, j, k, c) - expected(c, i, j, k)));
     });
   EXPECT_EQ(VecRestoreArrayRead(simulation.velocity().global(), &data), 0);
   return global_max(worst);
@@ -82,7 +83,7 @@ TEST(MovingObstacle, APistonDrivesTheChannelAtItsSpeed) {
       // Every face: along the channel 0.5 (solid faces are held at it, free ones get it from
       // the projection), across it 0.
       const double along = largest_departure(
-          simulation, [](int c) { return c == 0 ? 0.5 : 0.0; },
+          simulation, [](int c, PetscInt, PetscInt, PetscInt) { return c == 0 ? 0.5 : 0.0; },
           [&](int c, PetscInt i, PetscInt j, PetscInt k) {
             const PetscInt at[3] = {i, j, k};
             return c == 0 || (at[c] > 0 && at[c] < grid.cells(c));  // not a wall face
@@ -118,7 +119,7 @@ TEST(MovingObstacle, ABodyCarriedWithTheFlowLeavesItUndisturbed) {
     ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
     uncovered += static_cast<long>(solids.uncovered().size());
     const double departure = largest_departure(
-        simulation, [](int c) { return c == 0 ? 0.3 : 0.2; },
+        simulation, [](int c, PetscInt, PetscInt, PetscInt) { return c == 0 ? 0.3 : 0.2; },
         [](int, PetscInt, PetscInt, PetscInt) { return true; });
     ASSERT_LT(departure, 1e-12) << "step " << s;
   }
@@ -164,7 +165,7 @@ TEST(MovingObstacle, TheFluidBesideASwingingPaddleMovesWithIt) {
     EXPECT_LT(report.max_divergence, 1e-6) << "step " << s;
     const double speed = 0.1 * 2.0 * M_PI * std::cos(2.0 * M_PI * simulation.time());
     const double at_solid = largest_departure(
-        simulation, [speed](int c) { return c == 0 ? speed : 0.0; },
+        simulation, [speed](int c, PetscInt, PetscInt, PetscInt) { return c == 0 ? speed : 0.0; },
         [&](int c, PetscInt i, PetscInt j, PetscInt k) {
           // The paddle's surface: a solid cell on one side, a fluid one on the other.
           return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k - (c == 2));
@@ -175,6 +176,57 @@ TEST(MovingObstacle, TheFluidBesideASwingingPaddleMovesWithIt) {
     fastest = std::max(fastest, u);
   }
   EXPECT_GT(fastest, 0.5);  // the paddle drove the fluid
+}
+
+// A square of side 0.3 turning at 1 radian per unit time about its centre (0.5, 0.5) in a closed
+// box: after every step its cells are those whose centres, turned back by the angle t about the
+// centre, fall in the square, every face of its surface carries the velocity of the body's
+// point at the face's centre, omega x r = (-(y - 0.5), x - 0.5), and the fluid is
+// divergence-free beside it.
+TEST(MovingObstacle, ATurningSquareIsWhereItsAngleSaysAndMovesItsFaces) {
+  const std::string text =
+      "name: turning\n"
+      "grid: {cells: [48, 48], size: [1, 1]}\n"
+      "boundary: {x: free-slip, y: free-slip}\n"
+      "obstacles: [{shape: box, lower: [0.35, 0.35], upper: [0.65, 0.65],"
+      " motion: {angular_velocity: 1}}]\n"
+      "time: {dt: 0.02, end: 0.5}\n" + scratch_output();
+  const JobConfig job = parse_job(text, "turning.yaml");
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  const Grid& grid = simulation.grid();
+  const SolidMask& solids = simulation.solids();
+  double fastest = 0.0;
+  for (int s = 0; s < 25; ++s) {
+    StepReport report;
+    ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
+    EXPECT_LT(report.max_divergence, 1e-6) << "step " << s;
+    const double angle = simulation.time();
+    long misplaced = 0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const double x = grid.cell_center(0, i) - 0.5, y = grid.cell_center(1, j) - 0.5;
+      const double bx = std::cos(angle) * x + std::sin(angle) * y;  // turned back by -angle
+      const double by = -std::sin(angle) * x + std::cos(angle) * y;
+      const bool inside = std::abs(bx) <= 0.15 && std::abs(by) <= 0.15;
+      if (inside != solids.solid(i, j, k)) ++misplaced;
+    });
+    EXPECT_EQ(test::global_sum(misplaced), 0) << "step " << s;
+    const double at_surface = largest_departure(
+        simulation,
+        [&](int c, PetscInt i, PetscInt j, PetscInt) {
+          const double x = c == 0 ? grid.face_position(0, i) : grid.cell_center(0, i);
+          const double y = c == 1 ? grid.face_position(1, j) : grid.cell_center(1, j);
+          return c == 0 ? -(y - 0.5) : x - 0.5;
+        },
+        [&](int c, PetscInt i, PetscInt j, PetscInt k) {
+          return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k);
+        });
+    EXPECT_LT(at_surface, 1e-12) << "step " << s;
+    double u = 0.0;
+    ASSERT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
+    fastest = std::max(fastest, u);
+  }
+  EXPECT_GT(fastest, 0.1);  // the square stirred the fluid
 }
 
 }  // namespace
