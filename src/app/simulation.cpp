@@ -164,44 +164,6 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   PetscFunctionReturn(0);
 }
 
-// A cell an obstacle has just left holds what the solid held. Its scalars become the mean of
-// its fluid neighbours that the obstacle did not cover (the fluid flowing in behind the body);
-// its faces keep the solid's velocity, which is what the fluid there moves at. Then the
-// obstacles' own values (a heated body) go into the cells they now cover.
-PetscErrorCode Simulation::fill_uncovered_cells(Field& scalar) {
-  PetscFunctionBeginUser;
-  PetscCall(scalar.fill_ghosts());
-  const std::vector<std::array<PetscInt, 3>>& uncovered = solids_.uncovered();
-  if (!uncovered.empty()) {
-    const PetscScalar* local;
-    PetscScalar* owned;
-    ArrayView in, out;
-    PetscCall(VecGetArrayRead(scalar.local(), &local));
-    PetscCall(VecGetArray(scalar.global(), &owned));
-    PetscCall(grid_.local_view(scalar.dm(), const_cast<PetscScalar*>(local), &in));
-    PetscCall(grid_.global_view(scalar.dm(), owned, &out));
-    for (const auto& [i, j, k] : uncovered) {
-      double sum = 0.0;
-      int count = 0;
-      for (int a = 0; a < grid_.dim(); ++a)
-        for (int side = -1; side <= 1; side += 2) {
-          PetscInt at[3] = {i, j, k};
-          at[a] += side;
-          if (!grid_.periodic(a) && (at[a] < 0 || at[a] >= grid_.cells(a))) continue;
-          if (solids_.solid(at[0], at[1], at[2]) || solids_.just_uncovered(at[0], at[1], at[2]))
-            continue;
-          sum += in(at[0], at[1], at[2]);
-          ++count;
-        }
-      if (count > 0) out(i, j, k) = sum / count;
-    }
-    PetscCall(VecRestoreArray(scalar.global(), &owned));
-    PetscCall(VecRestoreArrayRead(scalar.local(), &local));
-  }
-  PetscCall(solids_.hold_scalar_values(scalar));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode Simulation::fill_all_ghosts() {
   PetscFunctionBeginUser;
   PetscCall(velocity_.fill_ghosts());
@@ -232,6 +194,10 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 // liquid.reinitialise_every steps), applies the forces, diffuses, projects on the liquid (p = 0
 // on its surface) and extends the liquid's velocity into the air: 1. check, 2. advect,
 // 3. reinitialise, 4. forces, 5. diffuse, 6. project, 7. extend velocity, 8. dissipate.
+// Moving obstacles (Stam's step, with or without a liquid) add "move obstacles" first: they go
+// where they are at the step's end, their faces take the body's velocity and the cells they
+// uncover the fluid's scalars (solids.hpp); and "hold obstacle values" after the advection, which
+// moved their own cells' held values.
 // Fire will add "react".
 void Simulation::build_step() {
   const JobConfig& job = *job_;
@@ -310,9 +276,16 @@ void Simulation::build_step() {
     const int before = solids_.version();
     PetscCall(solids_.move_to(time_ + dt));
     PetscCall(solids_.hold_solid_faces(velocity_));
-    // No cell changed on any rank (version() is collective): nothing to fill.
+    // No cell changed on any rank (version() is the same on all): nothing to fill.
     if (solids_.version() != before)
-      for (Field& scalar : scalars_) PetscCall(fill_uncovered_cells(scalar));
+      for (Field& scalar : scalars_) PetscCall(solids_.fill_uncovered(scalar));
+    PetscFunctionReturn(0);
+  };
+  // The advection traces a moving body's cells with its velocity and mixes the fluid's values
+  // into those it holds a scalar at: they are set again after it.
+  const Run hold_obstacle_values = [this](double, StepReport*) {
+    PetscFunctionBeginUser;
+    for (Field& scalar : scalars_) PetscCall(solids_.hold_scalar_values(scalar));
     PetscFunctionReturn(0);
   };
   const Run check_before_advection = [this](double dt, StepReport*) {
@@ -350,6 +323,8 @@ void Simulation::build_step() {
     if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"check", std::nullopt, check_before_advection});
     stages_.push_back({"advect", Stage::Advect, stam_advect(true)});
+    if (solids_.moving())
+      stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});
     stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
     stages_.push_back({"forces", Stage::Forces, forces});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
@@ -371,6 +346,8 @@ void Simulation::build_step() {
     // The forces changed the velocity only: the scalars' ghosts are those the forces stage
     // exchanged after the sources, still current.
     stages_.push_back({"advect", Stage::Advect, stam_advect(false)});
+    if (solids_.moving())
+      stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});

@@ -75,9 +75,6 @@ private:
   /// step, and says so; `state` keeps the rest, from which the schedule resumes. Collective.
   PetscErrorCode resume(const std::string& restart, RunState* state);
   PetscErrorCode fill_all_ghosts();
-  /// Gives the cells the moving obstacles uncovered this step the scalar of the fluid beside
-  /// them, and the obstacles' held values to the cells they cover. Collective.
-  PetscErrorCode fill_uncovered_cells(Field& scalar);
   /// The smallest cell spacing, which the CFL number is measured in.
   double min_spacing() const;
 

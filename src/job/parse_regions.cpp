@@ -113,7 +113,12 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       const Region& r = obstacle.region;
       for (int a = 0; a < 3; ++a)
         m.pivot[a] = r.shape == Region::Shape::Box ? 0.5 * (r.lower[a] + r.upper[a]) : r.center[a];
-      if (auto pivot = keys.find("pivot")) m.pivot = read_vector(*pivot, dim);
+      if (auto pivot = keys.find("pivot")) {
+        if (!m.turns()) {
+          fail(*pivot, "a pivot needs an angular_velocity (it is what the body turns about)");
+        }
+        m.pivot = read_vector(*pivot, dim);
+      }
       if (auto amplitude = keys.find("amplitude")) {
         m.amplitude = read_vector(*amplitude, dim);
         m.period = read_positive(keys.require("period"));

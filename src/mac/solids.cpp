@@ -204,7 +204,12 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
   for (int c = 0; c < grid.dim(); ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       if (!solid_face(c, i, j, k)) return;
-      if (!moving_) {
+      // A face on the domain's boundary is a wall's (or an open face's): 0 as beside a body at
+      // rest, never a moving body's velocity into the wall.
+      const PetscInt along[3] = {i, j, k};
+      const bool boundary =
+          !grid.periodic(c) && (along[c] == 0 || along[c] == grid.cells(c));
+      if (!moving_ || boundary) {
         u(i, j, k, c) = 0.0;
         return;
       }
@@ -226,6 +231,46 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SolidMask::fill_uncovered(Field& scalar) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  PetscCall(scalar.fill_ghosts());
+  if (!uncovered_.empty()) {
+    const PetscScalar* local;
+    PetscScalar* owned;
+    ArrayView in, out;
+    PetscCall(VecGetArrayRead(scalar.local(), &local));
+    PetscCall(VecGetArray(scalar.global(), &owned));
+    PetscCall(grid.local_view(scalar.dm(), const_cast<PetscScalar*>(local), &in));
+    PetscCall(grid.global_view(scalar.dm(), owned, &out));
+    for (const auto& [i, j, k] : uncovered_) {
+      // The nearest such cells along the axes: a body that moved more than a cell in the step
+      // uncovered a band, whose inner cells reach the fluid only farther out.
+      for (int distance = 1; distance <= grid.halo(); ++distance) {
+        double sum = 0.0;
+        int count = 0;
+        for (int a = 0; a < grid.dim(); ++a)
+          for (const int side : {-1, 1}) {
+            PetscInt at[3] = {i, j, k};
+            at[a] += side * distance;
+            if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) continue;
+            if (solid(at[0], at[1], at[2]) || just_uncovered(at[0], at[1], at[2])) continue;
+            sum += in(at[0], at[1], at[2]);
+            ++count;
+          }
+        if (count > 0) {
+          out(i, j, k) = sum / count;
+          break;
+        }
+      }
+    }
+    PetscCall(VecRestoreArray(scalar.global(), &owned));
+    PetscCall(VecRestoreArrayRead(scalar.local(), &local));
+  }
+  PetscCall(hold_scalar_values(scalar));
+  PetscFunctionReturn(0);
+}
+
 bool SolidMask::holds(size_t n, const double x[3]) const {
   const ObstacleConfig& obstacle = obstacles_[n];
   const Grid& grid = *grid_;
@@ -233,15 +278,8 @@ bool SolidMask::holds(size_t n, const double x[3]) const {
   if (!obstacle.motion.moves()) return region_contains(obstacle.region, x, dim);
   const Placement& placement = placements_[n];
   // A moving obstacle crosses periodic faces: its images one period either side count too.
-  for (int image = 0; image < 27; ++image) {
-    double y[3] = {x[0], x[1], x[2]};
-    bool valid = true;
-    for (int a = 0, code = image; a < 3; ++a, code /= 3) {
-      const int shift = code % 3 - 1;
-      if (shift != 0 && (a >= dim || !grid.periodic(a))) valid = false;
-      y[a] += shift * grid.length(a);
-    }
-    if (!valid) continue;
+  for (const std::array<double, 3>& shift : image_shifts_) {
+    const double y[3] = {x[0] + shift[0], x[1] + shift[1], x[2] + shift[2]};
     if (placement.turns) {
       // Into the body's own frame: turned back about its pivot.
       double r[3], z[3];
@@ -283,6 +321,18 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   width_ = view.width;
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
   placed_ = obstacles;
+  // The shifts by a period along the periodic axes that holds() tries (just 0 without any).
+  image_shifts_.assign(1, {0.0, 0.0, 0.0});
+  for (int a = 0; a < grid.dim(); ++a) {
+    if (!grid.periodic(a)) continue;
+    const size_t before = image_shifts_.size();
+    for (const int side : {-1, 1})
+      for (size_t n = 0; n < before; ++n) {
+        std::array<double, 3> shift = image_shifts_[n];
+        shift[a] += side * grid.length(a);
+        image_shifts_.push_back(shift);
+      }
+  }
   moving_ = std::any_of(obstacles.begin(), obstacles.end(),
                         [](const ObstacleConfig& o) { return o.motion.moves(); });
   std::vector<Region> cut_regions;
@@ -310,9 +360,13 @@ PetscErrorCode SolidMask::move_to(double time) {
     const ObstacleConfig::Motion& motion = obstacles_[n].motion;
     if (!motion.moves()) continue;
     std::array<double, 3> offset = motion.displacement(time);
-    // Within one period of a periodic axis (holds() looks one period either side).
+    // On a periodic axis the pivot is brought back into the box, so that the body lies within
+    // one period of it (holds() looks one period either side, body_velocity() takes r to the
+    // nearest image).
     for (int a = 0; a < grid.dim(); ++a)
-      if (grid.periodic(a)) offset[a] -= grid.length(a) * std::floor(offset[a] / grid.length(a));
+      if (grid.periodic(a))
+        offset[a] -= grid.length(a) *
+                     std::floor((motion.pivot[a] + offset[a] - grid.origin(a)) / grid.length(a));
     obstacles_[n].region = translated(placed_[n].region, offset);
     Placement& placement = placements_[n];
     placement.velocity = motion.velocity_at(time);
@@ -332,7 +386,11 @@ PetscErrorCode SolidMask::move_to(double time) {
   PetscInt local_solid = 0;
   const int dim = grid.dim();
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
+    // The centre as obstacle_of_cell() computes it, to the last bit.
+    const PetscInt at[3] = {i, j, k};
+    const double centre[3] = {0.5, 0.5, 0.5};
+    double x[3];
+    position(at, centre, x);
     // A cut obstacle makes solid only the cells whose every face it closes; the one nearest
     // the centre gives the cell its kind.
     bool covered = cut();

@@ -113,6 +113,13 @@ public:
   /// setup() places them at time 0. Collective.
   PetscErrorCode move_to(double time);
 
+  /// Gives the owned cells the last move_to() uncovered the scalar of the fluid beside them: the
+  /// mean of the nearest cells along the axes (within the halo) that are fluid and were fluid
+  /// before, which is the fluid flowing in behind the body; a cell with none such keeps what
+  /// the solid held. Then the obstacles' held values (hold_scalar_values()) go into the cells
+  /// they cover. Exchanges the scalar's halo first. Collective.
+  PetscErrorCode fill_uncovered(Field& scalar) const;
+
   /// The owned cells that the last move_to() turned from solid into fluid.
   const std::vector<std::array<PetscInt, 3>>& uncovered() const { return uncovered_; }
   /// True if the last move_to() turned cell (i, j, k) (anywhere in the ghosted extent) from
@@ -252,6 +259,7 @@ private:
     bool turns = false;
   };
   std::vector<Placement> placements_;
+  std::vector<std::array<double, 3>> image_shifts_;  // what holds() adds to a centre
   /// The velocity of obstacle n's body at x now (component c).
   double body_velocity(size_t n, int c, const double x[3]) const;
   std::vector<std::array<PetscInt, 3>> uncovered_;

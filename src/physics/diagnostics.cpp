@@ -204,9 +204,11 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
             return 0.5 * (u(at[0], at[1], at[2], c) +
                           u(at[0] + (c == 0), at[1] + (c == 1), at[2] + (c == 2), c));
           };
-          // The obstacle is at rest: the tangential velocity on its surface is 0.
+          // The surface moves with the body: 0 for one at rest; for a moving one, what its
+          // solid cell's faces hold (hold_solid_faces(): the body's velocity).
+          const double surface = obstacles_[n].motion.moves() ? tangential(s) : 0.0;
           const double gradient = wall_normal_derivative(
-              0.0, tangential(f), two ? tangential(behind) : 0.0, two, h);
+              surface, tangential(f), two ? tangential(behind) : 0.0, two, h);
           force[c] += viscosity_ * gradient * area;
         }
       }

@@ -103,13 +103,12 @@ void expect_restart_bit_for_bit(const std::string& scheme, const std::string& ex
   if (test::comm_rank() == 0) fs::remove_all(dir);
   MPI_Barrier(MPI_COMM_WORLD);
   int straight_steps = 0, resumed_steps = 0;
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/straight", extra, scheme, obstacle_keys), "",
-                    &straight_steps),
-            0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(0.5, dir + "/resumed", extra, scheme, obstacle_keys), ""), 0);
-  ASSERT_EQ(run_job(PETSC_COMM_WORLD, job_text(1.0, dir + "/resumed", extra, scheme, obstacle_keys), "latest",
-                    &resumed_steps),
-            0);
+  const auto text = [&](double end, const std::string& run) {
+    return job_text(end, dir + run, extra, scheme, obstacle_keys);
+  };
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(1.0, "/straight"), "", &straight_steps), 0);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(0.5, "/resumed"), ""), 0);
+  ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(1.0, "/resumed"), "latest", &resumed_steps), 0);
   EXPECT_EQ(resumed_steps, straight_steps);
 
   long failures = 0;

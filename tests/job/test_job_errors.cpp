@@ -758,6 +758,9 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {angular_velocity: 1, pivot: [0.5]}}\n",
          {"job.yaml:7: obstacles[0].motion.pivot:"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " motion: {velocity: [1, 0], pivot: [0.5, 0.5]}}\n",
+         {"job.yaml:7: obstacles[0].motion.pivot: a pivot needs an angular_velocity"}},
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
          " motion: {velocity: [1, 0]}}\n",
          {"job.yaml:7: obstacles[0].motion: a moving obstacle is a staircase for now"}},
