@@ -192,4 +192,31 @@ private:
   OwnedDM face_dm_;
 };
 
+/// The mean of value(i', j', k') over the nearest cells along the axes from (i, j, k) that
+/// accept(i', j', k') takes: those at distance 1 if there is one, else at 2, and so on up to
+/// `reach`, within the domain on a bounded axis. False, and *mean untouched, if none is in reach.
+/// (What continues a field into cells that are not its own: an obstacle's, ones just uncovered.)
+template <typename Accept, typename Value>
+bool nearest_along_axes(const Grid& grid, PetscInt i, PetscInt j, PetscInt k, int reach,
+                        const Accept& accept, const Value& value, double* mean) {
+  for (int distance = 1; distance <= reach; ++distance) {
+    double sum = 0.0;
+    int count = 0;
+    for (int a = 0; a < grid.dim(); ++a)
+      for (const int side : {-1, 1}) {
+        PetscInt at[3] = {i, j, k};
+        at[a] += side * distance;
+        if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) continue;
+        if (!accept(at[0], at[1], at[2])) continue;
+        sum += value(at[0], at[1], at[2]);
+        ++count;
+      }
+    if (count > 0) {
+      *mean = sum / count;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace sf

@@ -243,26 +243,16 @@ PetscErrorCode SolidMask::fill_uncovered(Field& scalar) const {
     PetscCall(VecGetArray(scalar.global(), &owned));
     PetscCall(grid.local_view(scalar.dm(), const_cast<PetscScalar*>(local), &in));
     PetscCall(grid.global_view(scalar.dm(), owned, &out));
+    // The nearest such cells along the axes: a body that moved more than a cell in the step
+    // uncovered a band, whose inner cells reach the fluid only farther out.
+    const auto fluid_before = [&](PetscInt i, PetscInt j, PetscInt k) {
+      return !solid(i, j, k) && !just_uncovered(i, j, k);
+    };
+    const auto value = [&](PetscInt i, PetscInt j, PetscInt k) { return in(i, j, k); };
     for (const auto& [i, j, k] : uncovered_) {
-      // The nearest such cells along the axes: a body that moved more than a cell in the step
-      // uncovered a band, whose inner cells reach the fluid only farther out.
-      for (int distance = 1; distance <= grid.halo(); ++distance) {
-        double sum = 0.0;
-        int count = 0;
-        for (int a = 0; a < grid.dim(); ++a)
-          for (const int side : {-1, 1}) {
-            PetscInt at[3] = {i, j, k};
-            at[a] += side * distance;
-            if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) continue;
-            if (solid(at[0], at[1], at[2]) || just_uncovered(at[0], at[1], at[2])) continue;
-            sum += in(at[0], at[1], at[2]);
-            ++count;
-          }
-        if (count > 0) {
-          out(i, j, k) = sum / count;
-          break;
-        }
-      }
+      double mean = 0.0;
+      if (nearest_along_axes(grid, i, j, k, grid.halo(), fluid_before, value, &mean))
+        out(i, j, k) = mean;
     }
     PetscCall(VecRestoreArray(scalar.global(), &owned));
     PetscCall(VecRestoreArrayRead(scalar.local(), &local));

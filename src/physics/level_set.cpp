@@ -303,25 +303,12 @@ PetscErrorCode LevelSet::extend_into_solids(Field& phi) const {
   PetscCall(grid.global_view(phi.dm(), owned, &g));
   // Up to the halo's width: the farthest any stencil of a fluid cell reaches into an obstacle.
   const int reach = grid.halo();
+  const auto fluid = [&](PetscInt i, PetscInt j, PetscInt k) { return !solids.solid(i, j, k); };
+  const auto value = [&](PetscInt i, PetscInt j, PetscInt k) { return l(i, j, k); };
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!solids.solid(i, j, k)) return;
-    for (int distance = 1; distance <= reach; ++distance) {
-      double sum = 0.0;
-      int found = 0;
-      for (int a = 0; a < grid.dim(); ++a)
-        for (const int direction : {-1, 1}) {
-          PetscInt at[3] = {i, j, k};
-          at[a] += direction * distance;
-          if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) continue;
-          if (solids.solid(at[0], at[1], at[2])) continue;
-          sum += l(at[0], at[1], at[2]);
-          ++found;
-        }
-      if (found > 0) {
-        g(i, j, k) = sum / found;
-        return;
-      }
-    }
+    double mean = 0.0;
+    if (nearest_along_axes(grid, i, j, k, reach, fluid, value, &mean)) g(i, j, k) = mean;
   });
   PetscCall(VecRestoreArray(phi.global(), &owned));
   PetscCall(VecRestoreArrayRead(phi.local(), &local));
