@@ -115,6 +115,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                       (solids_.any() ? 3 : 0);
     face_exchanges += 2 * extension_.layers();
   }
+  // Moving obstacles: the mask's exchange, and each scalar's before its uncovered cells are
+  // filled (in the steps in which a cell changes).
+  if (solids_.moving()) cell_exchanges += 1 + static_cast<int>(scalars_.size());
   PetscCall(log_.report_decomposition(decomposition, face_exchanges, cell_exchanges));
   // Last of the set-up that takes time (ParaView's start above): the wall clock between
   // checkpoints starts here.

@@ -45,6 +45,51 @@ double largest_departure(Simulation& simulation, const Expected& expected, const
   return global_max(worst);
 }
 
+/// The number of cells, over all ranks, whose solid flag differs from inside(x, y, z) at their
+/// centre: 0 when the mask is where the motion puts the body.
+template <typename Inside>
+long misplaced_cells(Simulation& simulation, const Inside& inside) {
+  const Grid& grid = simulation.grid();
+  long misplaced = 0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const bool in = inside(grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k));
+    if (in != simulation.solids().solid(i, j, k)) ++misplaced;
+  });
+  return test::global_sum(misplaced);
+}
+
+/// The largest |s - expected| of scalar `index` over the owned cells for which `which(i, j, k)`
+/// holds, over all ranks.
+template <typename Which>
+double largest_scalar_departure(Simulation& simulation, size_t index, double expected,
+                                const Which& which) {
+  const Grid& grid = simulation.grid();
+  const Field& scalar = simulation.scalars()[index];
+  const PetscScalar* data;
+  ArrayView view;
+  EXPECT_EQ(VecGetArrayRead(scalar.global(), &data), 0);
+  EXPECT_EQ(grid.global_view(scalar.dm(), const_cast<PetscScalar*>(data), &view), 0);
+  double worst = 0.0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (which(i, j, k)) worst = std::max(worst, std::abs(view(i, j, k) - expected));
+  });
+  EXPECT_EQ(VecRestoreArrayRead(scalar.global(), &data), 0);
+  return global_max(worst);
+}
+
+/// True for the face of component c at (i, j, k) between a solid and a fluid cell: a body's
+/// surface.
+bool surface_face(const SolidMask& solids, int c, PetscInt i, PetscInt j, PetscInt k) {
+  return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k - (c == 2));
+}
+
+/// The largest face velocity in magnitude, over all ranks.
+double fastest_velocity(Simulation& simulation) {
+  double u = 0.0;
+  EXPECT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
+  return u;
+}
+
 // A piston filling a channel's cross-section moves along it at 0.5 with open (outflow) ends:
 // mass conservation leaves the fluid on both sides one speed, the piston's, which the projection
 // must give from its solid faces alone (the fluid starts at rest). The mask must be where the
@@ -66,20 +111,17 @@ TEST(MovingObstacle, APistonDrivesTheChannelAtItsSpeed) {
     Simulation simulation;
     ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
     const Grid& grid = simulation.grid();
-    const SolidMask& solids = simulation.solids();
     for (int s = 0; s < 20; ++s) {
       StepReport report;
       ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
       const double t = simulation.time();
-      long misplaced = 0, solid_columns = 0;
-      for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-        const double x = grid.cell_center(0, i);
-        const bool inside = x >= 1.0 + 0.5 * t && x <= 1.3 + 0.5 * t;
-        if (inside != solids.solid(i, j, k)) ++misplaced;
-        if (solids.solid(i, j, k)) ++solid_columns;
-      });
-      EXPECT_EQ(test::global_sum(misplaced), 0) << dim << "D, t = " << t;
-      EXPECT_GT(test::global_sum(solid_columns), 0) << dim << "D, t = " << t;
+      EXPECT_EQ(misplaced_cells(simulation,
+                                [t](double x, double, double) {
+                                  return x >= 1.0 + 0.5 * t && x <= 1.3 + 0.5 * t;
+                                }),
+                0)
+          << dim << "D, t = " << t;
+      EXPECT_GT(simulation.solids().solid_cells(), 0) << dim << "D, t = " << t;
       // Every face: along the channel 0.5 (solid faces are held at it, free ones get it from
       // the projection), across it 0.
       const double along = largest_departure(
@@ -114,7 +156,6 @@ TEST(MovingObstacle, ABodyCarriedWithTheFlowLeavesItUndisturbed) {
   const JobConfig job = parse_job(text, "carried.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  const Grid& grid = simulation.grid();
   const SolidMask& solids = simulation.solids();
   long uncovered = 0;
   for (int s = 0; s < 40; ++s) {
@@ -127,27 +168,21 @@ TEST(MovingObstacle, ABodyCarriedWithTheFlowLeavesItUndisturbed) {
     ASSERT_LT(departure, 1e-12) << "step " << s;
     const double t = simulation.time();
     const double centre[2] = {0.95 + 0.3 * t, 0.5 + 0.2 * t};
-    long wrong_cells = 0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      double d[2] = {grid.cell_center(0, i) - centre[0], grid.cell_center(1, j) - centre[1]};
-      for (double& e : d) e -= std::round(e);  // the nearest image, period 1
-      if ((d[0] * d[0] + d[1] * d[1] <= 0.15 * 0.15) != solids.solid(i, j, k)) ++wrong_cells;
-    });
-    EXPECT_EQ(test::global_sum(wrong_cells), 0) << "step " << s;
+    EXPECT_EQ(misplaced_cells(simulation,
+                              [&](double x, double y, double) {
+                                double d[2] = {x - centre[0], y - centre[1]};
+                                for (double& e : d) e -= std::round(e);  // nearest image
+                                return d[0] * d[0] + d[1] * d[1] <= 0.15 * 0.15;
+                              }),
+              0)
+        << "step " << s;
   }
   EXPECT_GT(test::global_sum(uncovered), 100);  // the disc did uncover cells
   // The dye: 1 in every fluid cell.
-  const Field& dye = simulation.scalars()[0];
-  const PetscScalar* data;
-  ArrayView view;
-  ASSERT_EQ(VecGetArrayRead(dye.global(), &data), 0);
-  ASSERT_EQ(grid.global_view(dye.dm(), const_cast<PetscScalar*>(data), &view), 0);
-  double worst = 0.0;
-  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (!solids.solid(i, j, k)) worst = std::max(worst, std::abs(view(i, j, k) - 1.0));
-  });
-  ASSERT_EQ(VecRestoreArrayRead(dye.global(), &data), 0);
-  EXPECT_LT(global_max(worst), 1e-12);
+  EXPECT_LT(largest_scalar_departure(
+                simulation, 0, 1.0,
+                [&](PetscInt i, PetscInt j, PetscInt k) { return !solids.solid(i, j, k); }),
+            1e-12);
 }
 
 // A paddle standing on the floor of a closed tank swings to and fro, d(t) = 0.1 sin(2 pi t):
@@ -175,13 +210,10 @@ TEST(MovingObstacle, TheFluidBesideASwingingPaddleMovesWithIt) {
     const double at_solid = largest_departure(
         simulation, [speed](int c, PetscInt, PetscInt, PetscInt) { return c == 0 ? speed : 0.0; },
         [&](int c, PetscInt i, PetscInt j, PetscInt k) {
-          // The paddle's surface: a solid cell on one side, a fluid one on the other.
-          return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k - (c == 2));
+          return surface_face(solids, c, i, j, k);
         });
     EXPECT_LT(at_solid, 1e-12) << "step " << s;
-    double u = 0.0;
-    ASSERT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
-    fastest = std::max(fastest, u);
+    fastest = std::max(fastest, fastest_velocity(simulation));
   }
   EXPECT_GT(fastest, 0.5);  // the paddle drove the fluid
 }
@@ -211,15 +243,16 @@ TEST(MovingObstacle, ATurningSquareIsWhereItsAngleSaysAndMovesItsFaces) {
     ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
     EXPECT_LT(report.max_divergence, 1e-6) << "step " << s;
     const double angle = simulation.time();
-    long misplaced = 0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      const double x = grid.cell_center(0, i) - 0.5, y = grid.cell_center(1, j) - 0.5;
-      const double bx = std::cos(angle) * x + std::sin(angle) * y;  // turned back by -angle
-      const double by = -std::sin(angle) * x + std::cos(angle) * y;
-      const bool inside = std::abs(bx) <= 0.15 && std::abs(by) <= 0.15;
-      if (inside != solids.solid(i, j, k)) ++misplaced;
-    });
-    EXPECT_EQ(test::global_sum(misplaced), 0) << "step " << s;
+    EXPECT_EQ(misplaced_cells(simulation,
+                              [angle](double x, double y, double) {
+                                x -= 0.5;
+                                y -= 0.5;  // turned back by -angle about the centre:
+                                const double bx = std::cos(angle) * x + std::sin(angle) * y;
+                                const double by = -std::sin(angle) * x + std::cos(angle) * y;
+                                return std::abs(bx) <= 0.15 && std::abs(by) <= 0.15;
+                              }),
+              0)
+        << "step " << s;
     const double at_surface = largest_departure(
         simulation,
         [&](int c, PetscInt i, PetscInt j, PetscInt) {
@@ -228,26 +261,18 @@ TEST(MovingObstacle, ATurningSquareIsWhereItsAngleSaysAndMovesItsFaces) {
           return c == 0 ? -(y - 0.5) : x - 0.5;
         },
         [&](int c, PetscInt i, PetscInt j, PetscInt k) {
-          return solids.solid(i, j, k) != solids.solid(i - (c == 0), j - (c == 1), k);
+          return surface_face(solids, c, i, j, k);
         });
     EXPECT_LT(at_surface, 1e-12) << "step " << s;
     // The dye the square holds: 2 in every one of its cells, though the advection traces them
     // with the body's velocity (the values are held again after it; the dye does not diffuse,
     // as the diffusion solve would hold them too and hide a missing hold).
-    const Field& dye = simulation.scalars()[0];
-    const PetscScalar* data;
-    ArrayView view;
-    ASSERT_EQ(VecGetArrayRead(dye.global(), &data), 0);
-    ASSERT_EQ(grid.global_view(dye.dm(), const_cast<PetscScalar*>(data), &view), 0);
-    long unheld = 0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      if (solids.solid(i, j, k) && view(i, j, k) != 2.0) ++unheld;
-    });
-    ASSERT_EQ(VecRestoreArrayRead(dye.global(), &data), 0);
-    EXPECT_EQ(test::global_sum(unheld), 0) << "step " << s;
-    double u = 0.0;
-    ASSERT_EQ(VecNorm(simulation.velocity().global(), NORM_INFINITY, &u), 0);
-    fastest = std::max(fastest, u);
+    EXPECT_EQ(largest_scalar_departure(
+                  simulation, 0, 2.0,
+                  [&](PetscInt i, PetscInt j, PetscInt k) { return solids.solid(i, j, k); }),
+              0.0)
+        << "step " << s;
+    fastest = std::max(fastest, fastest_velocity(simulation));
   }
   EXPECT_GT(fastest, 0.1);  // the square stirred the fluid
 }
