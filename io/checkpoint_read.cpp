@@ -18,6 +18,7 @@
 
 #include <hdf5.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -99,8 +100,13 @@ std::string open_failure() {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect_description, &descriptions);
   H5Eclear2(H5E_DEFAULT);
   if (descriptions.empty()) return "unknown HDF5 error";
-  // [0] is H5Fopen's own "unable to open file"; [1] names the part that failed.
-  if (descriptions.size() >= 3) return descriptions[1] + ": " + descriptions.back();
+  // [0] is H5Fopen's own "unable to open file"; [1] names the part that failed, unless it is
+  // H5F_open's "unable to open file: time = <date and a newline>, name = ...", which says nothing
+  // the caller does not.
+  if (descriptions.size() >= 3) {
+    const std::string part = descriptions[1].substr(0, descriptions[1].find(": time = "));
+    return part + ": " + descriptions.back();
+  }
   return descriptions.back();
 }
 
@@ -115,23 +121,6 @@ std::string screen(const std::string& path) {
   H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.valid()) return "not a readable HDF5 file (" + open_failure() + ")";
   return "";
-}
-
-/// Makes *problem the same on every rank: the non-empty problem of the lowest rank that has
-/// one, or empty everywhere. Collective.
-PetscErrorCode agree_on_problem(MPI_Comm comm, std::string* problem) {
-  PetscFunctionBeginUser;
-  PetscMPIInt rank, size;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  int mine = problem->empty() ? size : rank, first = size;
-  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first == size) PetscFunctionReturn(0);
-  int length = static_cast<int>(problem->size());
-  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, first, comm));
-  problem->resize(static_cast<size_t>(length));
-  PetscCallMPI(MPI_Bcast(problem->data(), length, MPI_CHAR, first, comm));
-  PetscFunctionReturn(0);
 }
 
 /// Reads this rank's slab of dataset `name` collectively and checks the CRC-32 of the whole
@@ -188,7 +177,9 @@ PetscErrorCode open_checkpoint(MPI_Comm comm, const std::string& path, hid_t* fi
   H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   const bool ok = access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
   *file = ok ? H5Fopen(path.c_str(), H5F_ACC_RDONLY, access) : -1;
+  // MPI-IO says "MPI_ERR_IO: input/output error" for a file that went away after screen().
   if (*file < 0) *problem = "not a readable HDF5 file (" + open_failure() + ")";
+  if (*file < 0 && ::access(path.c_str(), R_OK) != 0) *problem = std::strerror(errno);
   PetscCall(agree_on_problem(comm, problem));
   PetscFunctionReturn(0);
 }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -81,17 +82,19 @@ PetscErrorCode create_collective(MPI_Comm comm, const std::string& temporary, co
   H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   const bool ok = created && access.valid() && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0;
   *file = ok ? H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access) : -1;
-  const std::string error = *file >= 0 ? "" : !reason.empty() ? reason : hdf5_error_message();
-  bool all_ok = false;
-  PetscCall(agree(comm, *file >= 0, &all_ok));
-  if (!all_ok && *file >= 0) {
+  std::string problem = *file >= 0 ? "" : !reason.empty() ? reason : hdf5_error_message();
+  // MPI-IO says "MPI_ERR_IO: input/output error" for a file that went away meanwhile.
+  if (*file < 0 && reason.empty() && ::access(temporary.c_str(), F_OK) != 0)
+    problem = std::strerror(errno);
+  PetscCall(agree_on_problem(comm, &problem));
+  if (!problem.empty() && *file >= 0) {
     H5Fclose(*file);
     *file = -1;
   }
   // Only a file this call made is removed; one it could not open is not ours.
-  if (!all_ok && rank == 0 && reason.empty()) std::remove(temporary.c_str());
-  PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create %s '%s': %s", what,
-             temporary.c_str(), error.empty() ? "failed on another rank" : error.c_str());
+  if (!problem.empty() && rank == 0 && reason.empty()) std::remove(temporary.c_str());
+  PetscCheck(problem.empty(), comm, PETSC_ERR_FILE_OPEN, "cannot create %s '%s': %s", what,
+             temporary.c_str(), problem.c_str());
   PetscFunctionReturn(0);
 }
 
@@ -142,6 +145,11 @@ PetscErrorCode CollectiveFile::commit() {
              "cannot write %s '%s': %s (earlier files are untouched)", what_, path_.c_str(),
              error_.empty() ? "failed on another rank" : error_.c_str());
   PetscFunctionReturn(0);
+}
+
+void choose_mpi_io() {
+  // "^ompio": any ROMIO Open MPI carries (romio321 in 4.1, romio341 in 5.0).
+  setenv("OMPI_MCA_io", "^ompio", 0);
 }
 
 PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {

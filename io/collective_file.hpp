@@ -68,6 +68,17 @@ private:
   std::string error_;
 };
 
+/// Asks Open MPI, before MPI starts, for ROMIO rather than OMPIO as its MPI-IO implementation,
+/// unless the user chose one (OMPI_MCA_io). ROMIO's MPI_File_open is all or nothing: the ranks
+/// agree on the outcome before it returns. OMPIO's is not: rank 0 opens the file, tells the
+/// others, and only then do they open it by name, so a file or directory removed in between (a
+/// user cleaning up a running job's output) leaves rank 0 with an open file and the others with
+/// an error. HDF5 then takes rank 0 into its next collective call (a broadcast of the file size)
+/// while the others, out of H5Fcreate, wait in ours: every rank hangs for ever. disk_cli caught
+/// this about once in 150 runs under load; exit_status_cli makes it happen every time (one rank's
+/// open refused, tests/cli/refuse_open.c). MPICH and its derivatives use ROMIO already.
+void choose_mpi_io();
+
 // Plain files of the run (the frame index, the timings, directories) are written by rank 0 alone;
 // the other ranks learn the outcome, so all of them stop together when it fails.
 

@@ -410,4 +410,21 @@ inline PetscErrorCode agree(MPI_Comm comm, bool ok, bool* all_ok) {
   PetscFunctionReturn(0);
 }
 
+/// Makes *problem the same on every rank: the non-empty problem of the lowest rank that has
+/// one, or empty everywhere. Collective.
+inline PetscErrorCode agree_on_problem(MPI_Comm comm, std::string* problem) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank, size;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  int mine = problem->empty() ? size : rank, first = size;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) PetscFunctionReturn(0);
+  int length = static_cast<int>(problem->size());
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, first, comm));
+  problem->resize(static_cast<size_t>(length));
+  PetscCallMPI(MPI_Bcast(problem->data(), length, MPI_CHAR, first, comm));
+  PetscFunctionReturn(0);
+}
+
 }  // namespace sf

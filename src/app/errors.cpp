@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "collective_file.hpp"
 #include "signals.hpp"
 
 namespace sf {
@@ -81,6 +82,7 @@ PetscErrorCode prepare_process() {
   // when one of those servers goes away meanwhile, e.g. the virtual display of another run on
   // the node. The solver needs no GPU topology. A value the user set is kept.
   setenv("HWLOC_COMPONENTS", "-gl", 0);
+  choose_mpi_io();
   // Allowed before PetscInitialize: the option is in the database when PETSc decides.
   return PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr);
 }

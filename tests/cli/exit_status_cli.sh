@@ -12,10 +12,14 @@
 # a diffusion solve that hit their iteration cap, a checkpoint that cannot be created (permission
 # denied, named as such), an unreadable checkpoint given to --restart, a halo wider than a rank's
 # slab and a grid that cannot be divided among the ranks (status 2), a malformed job (2), and
-# SIGTERM delivered to every rank (3).
-# usage: exit_status_cli.sh <stablefluids executable> <mpiexec>
+# SIGTERM delivered to every rank (3); and a frame, a checkpoint or a restart's checkpoint that one
+# rank cannot open while rank 0 can (a file removed between their opens, as refuse_open.c makes
+# it happen on purpose: with Open MPI's OMPIO the collective open then succeeded on rank 0 alone,
+# which left rank 0 in HDF5's next collective call and the others in ours, for ever; the solver
+# now runs with ROMIO, whose open is all or nothing: choose_mpi_io() in io/collective_file.hpp).
+# usage: exit_status_cli.sh <stablefluids executable> <mpiexec> <refuse_open.so>
 set -uo pipefail
-exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2
+exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2 refuse_open=$3
 tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -116,6 +120,40 @@ for ranks in 2 4; do
   check "signal at $ranks ranks: says where it stopped" \
     grep -q "SIGTERM received; stopped after step" "$work/signal_$ranks/output/1/rank.0/stdout"
   rm -rf "$work/out_signal"
+done
+
+# A file that rank 0 opens and the last rank cannot: every rank stops with 1, the message names
+# the file, and what was written before is intact.
+job vanishing_frame "time: {dt: 0.01, end: 0.1}" "checkpoint: {every_steps: 0}"
+sed -i "s|interval: 0,|interval: 0.02,|" "$work/vanishing_frame.yaml"
+job vanishing_checkpoint "time: {dt: 0.01, end: 0.1}" \
+                         "checkpoint: {directory: $work/vanishing_checkpoints, every_steps: 2}"
+refuse() {  # refuse <case> <ranks> <suffix> <status> <pattern> <args...>: case_ with the shim
+  local case=$1 ranks=$2 suffix=$3; shift 3
+  LD_PRELOAD=$refuse_open REFUSE_OPEN_RANK=$((ranks - 1)) REFUSE_OPEN_SUFFIX=$suffix \
+    case_ "$case" "$ranks" "$@"
+}
+readable() { h5ls "$1" > /dev/null 2>&1; }
+frames_readable() {  # every final-named frame in <dir> opens
+  local f
+  for f in "$1"/*_[0-9][0-9][0-9][0-9][0-9][0-9].h5; do readable "$f" || return 1; done
+}
+for ranks in 2 3; do
+  rm -rf "$work/out_vanishing_frame" "$work/vanishing_checkpoints"
+  refuse "vanishing_frame_$ranks" "$ranks" _000002.h5.tmp 1 \
+    "^stablefluids: error: cannot create output frame '$work/out_vanishing_frame/vanishing_frame_000002.h5.tmp': " \
+    "$work/vanishing_frame.yaml"
+  check "vanishing frame at $ranks ranks: frames 0 and 1 are intact" frames_readable "$work/out_vanishing_frame"
+  check "vanishing frame at $ranks ranks: no temporary file is left" \
+    test -z "$(find "$work/out_vanishing_frame" -name '*.tmp')"
+  refuse "vanishing_checkpoint_$ranks" "$ranks" _checkpoint_00000004.h5.tmp 1 \
+    "^stablefluids: error: cannot create checkpoint '$work/vanishing_checkpoints/vanishing_checkpoint_checkpoint_00000004.h5.tmp': " \
+    "$work/vanishing_checkpoint.yaml"
+  check "vanishing checkpoint at $ranks ranks: the one before is intact" \
+    readable "$work/vanishing_checkpoints/vanishing_checkpoint_checkpoint_00000002.h5"
+  refuse "vanishing_restart_$ranks" "$ranks" _checkpoint_00000002.h5 1 \
+    "^stablefluids: error: .*checkpoint '$work/vanishing_checkpoints/vanishing_checkpoint_checkpoint_00000002.h5'" \
+    "$work/vanishing_checkpoint.yaml" --restart "$work/vanishing_checkpoints/vanishing_checkpoint_checkpoint_00000002.h5"
 done
 
 # A grid that PETSc cannot divide among 8 ranks at all.

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include "collective_file.hpp"
+
 namespace {
 
 class RankFailurePrinter : public ::testing::EmptyTestEventListener {
@@ -31,6 +33,7 @@ private:
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  sf::choose_mpi_io();  // the MPI-IO implementation the solver runs with
   PetscCall(PetscInitialize(&argc, &argv, nullptr, nullptr));
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
