@@ -19,6 +19,8 @@ sf_packages=(
   petsc-dev
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev
+  # Obstacles from triangle meshes (STL, OBJ, PLY and the other formats Open Asset Import reads).
+  libassimp-dev
   libgtest-dev libgmock-dev
   python3-yaml python3-matplotlib python3-numpy python3-h5py
   # ParaView Catalyst (in-situ images, extracts, Live). python3-paraview is only "recommended"

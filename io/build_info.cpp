@@ -112,6 +112,7 @@ std::string library_versions() {
     text += "MPI: " + first + "\n";
   }
   text += std::string("yaml-cpp ") + STABLEFLUIDS_YAML_CPP_VERSION + "\n";
+  text += std::string("Open Asset Import ") + STABLEFLUIDS_ASSIMP_VERSION + " (mesh obstacles)\n";
 #ifdef STABLEFLUIDS_HAVE_CATALYST
   text += std::string("ParaView Catalyst ") + STABLEFLUIDS_PARAVIEW_VERSION +
           " (module libstablefluids_catalyst.so, loaded for jobs with catalyst.scripts)\n";

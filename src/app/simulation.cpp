@@ -132,6 +132,20 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                         STABLEFLUIDS_VERSION, job.name.c_str(), job.source.c_str(), grid_.dim(),
                         grid_.cells(0), grid_.cells(1), grid_.cells(2), grid_.halo(), procs[0],
                         procs[1], procs[2], solids_.solid_cells()));
+  // What was read from each mesh file, so that a wrong scale or placement shows at once.
+  for (size_t n = 0; n < job.obstacles.size(); ++n) {
+    const Region& region = job.obstacles[n].region;
+    if (region.shape != Region::Shape::Mesh || !region.mesh) continue;
+    const TriangleMesh& mesh = *region.mesh;
+    char volume[64] = "volume unknown (its triangles disagree on which side is out)";
+    if (mesh.consistently_oriented()) std::snprintf(volume, sizeof volume, "volume %.6g", mesh.volume());
+    PetscCall(PetscPrintf(comm,
+                          "  obstacle %zu: mesh '%s', %zu triangles, %s, from (%.4g, %.4g, "
+                          "%.4g) to (%.4g, %.4g, %.4g)\n",
+                          n, job.obstacles[n].mesh_file.path.c_str(), mesh.triangle_count(),
+                          volume, mesh.lower()[0], mesh.lower()[1], mesh.lower()[2],
+                          mesh.upper()[0], mesh.upper()[1], mesh.upper()[2]));
+  }
   PetscFunctionReturn(0);
 }
 

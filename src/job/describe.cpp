@@ -30,6 +30,8 @@ std::string format(const Region& r, int dim) {
     case Region::Shape::Cylinder:
       return "cylinder " + format(r.center, dim) + " r " + format(r.radius) + " axis " +
              std::to_string(r.axis);
+    case Region::Shape::Mesh:
+      return "mesh";  // the obstacle's line says which (a checkpoint's job has no mesh read)
   }
   return "?";
 }
@@ -112,6 +114,11 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     for (const auto& [name, v] : o.scalar_values) obstacles += " " + name + "=" + format(v);
     for (const auto& [name, g] : o.scalar_gradients)
       obstacles += " " + name + " gradient " + format(g);
+    if (o.region.shape == Region::Shape::Mesh) {
+      const ObstacleConfig::MeshFile& m = o.mesh_file;
+      obstacles += " '" + m.given + "' scale " + format(m.scale);
+      if (m.centred) obstacles += " center " + format(m.center, dim);
+    }
     if (o.motion.moves()) {
       obstacles += " moving " + format(o.motion.velocity, dim);
       if (o.motion.period > 0.0)
@@ -120,6 +127,10 @@ std::vector<std::string> physics_description(const JobConfig& job) {
       if (o.motion.turns())
         obstacles += " turning " + format(o.motion.angular_velocity, 3) + " about " +
                      format(o.motion.pivot, dim);
+      for (const ObstacleConfig::Keyframe& key : o.motion.keyframes)
+        obstacles += " key " + format(key.time) + " " + format(key.position, dim) + " " +
+                     format(key.angle);
+      if (!o.motion.keyframes.empty() && dim == 3) obstacles += " axis " + format(o.motion.axis, 3);
     }
     obstacles += "; ";
   }

@@ -152,6 +152,7 @@ JobConfig load_job(MPI_Comm comm, const std::string& path,
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   resolve_ranks(job, ranks);
+  load_meshes(comm, parser, job);
   check_memory(comm, parser, job, job.grid.cells_line);
   return job;
 }

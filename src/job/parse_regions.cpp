@@ -1,6 +1,9 @@
 // Regions (boxes, spheres, cylinders) and the obstacles made of them.
 #include "parser.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace sf::job_detail {
 
 namespace {
@@ -69,14 +72,80 @@ Region JobParser::parse_region(const MapReader& map, int dim,
   return region;
 }
 
+void JobParser::read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const {
+  const auto axis = keys.find("axis");
+  const auto list = keys.find("keyframes");
+  if (axis && !list) fail(*axis, "an axis needs keyframes (their angles turn about it)");
+  if (!list) return;
+  for (const Field& item : list_items(list, "keyframes")) {
+    const MapReader key(*this, item, false, {"time", "position", "angle"});
+    ObstacleConfig::Keyframe frame;
+    const Field time = key.require("time");
+    frame.time = read_number(time);
+    if (!m->keyframes.empty() && !(frame.time > m->keyframes.back().time)) {
+      fail(time, "must be later than the keyframe before it (t = " +
+                     format_number(m->keyframes.back().time) + "), " + describe(time.node));
+    }
+    if (auto position = key.find("position")) frame.position = read_vector(*position, dim);
+    if (auto angle = key.find("angle")) frame.angle = read_number(*angle);
+    m->keyframes.push_back(frame);
+  }
+  if (m->keyframes.size() < 2)
+    fail(*list, "needs at least two keyframes (the path runs between them), " +
+                    describe(list->node));
+  if (axis) {
+    if (dim == 2) fail(*axis, "a 2-D body turns about z: no axis to give");
+    m->axis = read_vector(*axis, dim);
+    const double length = std::sqrt(m->axis[0] * m->axis[0] + m->axis[1] * m->axis[1] +
+                                    m->axis[2] * m->axis[2]);
+    if (!(length > 0.0)) fail(*axis, "must not be zero, " + describe(axis->node));
+    for (double& c : m->axis) c /= length;
+  } else if (dim == 3 && std::any_of(m->keyframes.begin(), m->keyframes.end(),
+                                     [](const ObstacleConfig::Keyframe& k) { return k.angle != 0.0; })) {
+    fail(*list, "keyframes with angles in 3D need an axis to turn about");
+  }
+}
+
+ObstacleConfig::MeshFile JobParser::parse_mesh_file(const MapReader& map, int dim,
+                                                    const std::vector<std::string>& extra) const {
+  map.allow_only(with_extra({"shape", "file", "scale", "center"}, extra), " for shape 'mesh'");
+  const Field shape = map.require("shape");
+  if (dim != 3) fail(shape, "a mesh obstacle needs a 3-D grid");
+  ObstacleConfig::MeshFile mesh;
+  const Field file = map.require("file");
+  mesh.given = mesh.path = read_string(file);
+  if (mesh.path.empty()) fail(file, "must not be empty");
+  // Named relative to the job file, as Catalyst scripts are, so a job and its meshes move
+  // together.
+  if (mesh.path[0] != '/' && source_.find('/') != std::string::npos)
+    mesh.path = source_.substr(0, source_.rfind('/')) + "/" + mesh.path;
+  mesh.line = file.line;
+  mesh.key = file.path;
+  if (auto scale = map.find("scale")) mesh.scale = read_positive(*scale);
+  if (auto center = map.find("center")) {
+    mesh.centred = true;
+    mesh.center = read_vector(*center, dim);
+  }
+  return mesh;
+}
+
 std::vector<ObstacleConfig> JobParser::parse_obstacles(
     const std::optional<Field>& field, int dim, const std::vector<ScalarConfig>& scalars) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
     const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes", "motion"};
-    const MapReader map = region_reader(item, own);
     ObstacleConfig obstacle;
-    obstacle.region = parse_region(map, dim, own);
+    const MapReader map = region_reader(item, with_extra({"file", "scale"}, own));
+    const Field shape = map.require("shape");
+    if (shape.node.IsScalar() && shape.node.Scalar() == "mesh") {
+      obstacle.region.shape = Region::Shape::Mesh;
+      obstacle.mesh_file = parse_mesh_file(map, dim, own);
+    } else {
+      // The regions' own choice of shapes, with the one only obstacles have.
+      (void)read_choice<int>(shape, "obstacle shape",
+                             {{"sphere", 0}, {"box", 1}, {"cylinder", 2}, {"mesh", 3}});
+      obstacle.region = parse_region(map, dim, own);
+    }
     if (auto boundary = map.find("boundary")) {
       obstacle.boundary = read_choice<BoundaryKind>(*boundary, "obstacle boundary",
                                       {{"no-slip", BoundaryKind::NoSlip},
@@ -87,6 +156,11 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
           *surface, "obstacle surface",
           {{"staircase", ObstacleConfig::Surface::Staircase},
            {"cut", ObstacleConfig::Surface::Cut}});
+      if (obstacle.surface == ObstacleConfig::Surface::Cut &&
+          obstacle.region.shape == Region::Shape::Mesh) {
+        fail(*surface, "a mesh obstacle is a staircase (cut faces need the distance to the "
+                       "surface, which only the box, sphere and cylinder give here)");
+      }
     }
     read_scalar_values(map, scalars, obstacle.scalar_values);
     read_scalar_fluxes(map, scalars, obstacle.scalar_values, "obstacle", obstacle.scalar_gradients);
@@ -94,9 +168,11 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       // A tow (velocity), a swing (amplitude and period), a turn (angular_velocity about
       // pivot), or a sum of them.
       const MapReader keys(*this, *motion, false,
-                           {"velocity", "amplitude", "period", "angular_velocity", "pivot"});
+                           {"velocity", "amplitude", "period", "angular_velocity", "pivot",
+                            "keyframes", "axis"});
       ObstacleConfig::Motion& m = obstacle.motion;
       if (auto velocity = keys.find("velocity")) m.velocity = read_vector(*velocity, dim);
+      read_keyframes(keys, dim, &m);
       if (auto turn = keys.find("angular_velocity")) {
         // In 2D the one axis a turn can have is z: a number; in 3D a vector.
         if (dim == 2) {
@@ -112,7 +188,16 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       // The pivot: the region's centre unless given.
       const Region& r = obstacle.region;
       for (int a = 0; a < 3; ++a)
-        m.pivot[a] = r.shape == Region::Shape::Box ? 0.5 * (r.lower[a] + r.upper[a]) : r.center[a];
+        m.pivot[a] = r.shape == Region::Shape::Box    ? 0.5 * (r.lower[a] + r.upper[a])
+                     : r.shape == Region::Shape::Mesh ? obstacle.mesh_file.center[a]
+                                                      : r.center[a];
+      if (m.turns() && !m.keyframes.empty() &&
+          (m.angular_velocity[0] != 0.0 || m.angular_velocity[1] != 0.0 ||
+           m.angular_velocity[2] != 0.0)) {
+        fail(*keys.find("angular_velocity"),
+             "turns the body as well as the keyframes' angles; give one or the other (a body "
+             "turns about one axis here)");
+      }
       if (auto pivot = keys.find("pivot")) {
         if (!m.turns()) {
           fail(*pivot, "a pivot needs an angular_velocity (it is what the body turns about)");
@@ -128,7 +213,12 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       }
       if (!m.moves()) {
         fail(*motion, "moves nothing: give a non-zero velocity, amplitude or "
-                      "angular_velocity, " + describe(motion->node));
+                      "angular_velocity, or keyframes, " + describe(motion->node));
+      }
+      if (r.shape == Region::Shape::Mesh && m.turns() && !keys.find("pivot") &&
+          !obstacle.mesh_file.centred) {
+        fail(*motion, "a turning mesh obstacle needs a pivot (or a center for the mesh, which "
+                      "is then the pivot)");
       }
       if (obstacle.surface == ObstacleConfig::Surface::Cut) {
         fail(*motion, "a moving obstacle is a staircase for now (its cut faces would have to be "

@@ -364,6 +364,11 @@ private:
   MapReader region_reader(const Field& field, const std::vector<std::string>& extra) const;
   /// The region described by `map`, read by region_reader with the same `extra` keys.
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
+  /// An obstacle motion's `keyframes` and `axis`, if given, into *m.
+  void read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const;
+  /// An obstacle's `shape: mesh` keys (file, scale, center) besides `extra`.
+  ObstacleConfig::MeshFile parse_mesh_file(const MapReader& map, int dim,
+                                           const std::vector<std::string>& extra) const;
 
   GridSection parse_grid(const MapReader& top) const;
   std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
@@ -458,5 +463,9 @@ public:
 /// when the ranks sharing some node would need more memory than that node has available
 /// (memory_check.cpp).
 void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, int cells_line);
+
+/// Reads every mesh obstacle's file (rank 0 reads, every rank gets the triangles), scales and
+/// places it, and refuses a surface that is not closed, naming the job's key. Collective.
+void load_meshes(MPI_Comm comm, const JobParser& parser, JobConfig& job);
 
 }  // namespace sf::job_detail

@@ -17,6 +17,8 @@ double region_distance(const Region& region, const double x[3], int dim) {
       }
       return std::sqrt(r2) - region.radius;
     }
+    case Region::Shape::Mesh:  // the job refuses a cut mesh obstacle
+      return std::numeric_limits<double>::infinity();
     case Region::Shape::Box:
       break;
   }

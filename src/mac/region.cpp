@@ -8,6 +8,7 @@ Region translated(const Region& region, const std::array<double, 3>& offset) {
     moved.lower[a] += offset[a];
     moved.upper[a] += offset[a];
     moved.center[a] += offset[a];
+    moved.offset[a] += offset[a];
   }
   return moved;
 }
@@ -26,6 +27,11 @@ bool region_contains(const Region& region, const double x[3], int dim) {
         if (a != region.axis) r2 += (x[a] - region.center[a]) * (x[a] - region.center[a]);
       return r2 <= region.radius * region.radius;
     }
+    case Region::Shape::Mesh: {
+      const double y[3] = {x[0] - region.offset[0], x[1] - region.offset[1],
+                           x[2] - region.offset[2]};
+      return region.mesh && region.mesh->contains(y);
+    }
     case Region::Shape::Box:
       break;
   }
@@ -42,6 +48,11 @@ bool region_extent(const Region& region, int axis, double* lower, double* upper)
     case Region::Shape::Sphere:
       *lower = region.center[axis] - region.radius;
       *upper = region.center[axis] + region.radius;
+      return true;
+    case Region::Shape::Mesh:
+      if (!region.mesh) return false;
+      *lower = region.mesh->lower()[axis] + region.offset[axis];
+      *upper = region.mesh->upper()[axis] + region.offset[axis];
       return true;
     case Region::Shape::Box:
       break;

@@ -3,13 +3,16 @@
 #pragma once
 
 #include <array>
+#include <memory>
+
+#include "triangle_mesh.hpp"
 
 namespace sf {
 
 /// A region of space used by initial conditions, sources, forces and obstacles.
 /// Coordinates are in the job's physical units; in 2D the third entries are ignored (0).
 struct Region {
-  enum class Shape { Box, Sphere, Cylinder };
+  enum class Shape { Box, Sphere, Cylinder, Mesh };
   Shape shape = Shape::Box;
   std::array<double, 3> lower{0.0, 0.0, 0.0};   // box
   std::array<double, 3> upper{0.0, 0.0, 0.0};   // box
@@ -17,6 +20,10 @@ struct Region {
   double radius = 0.0;                          // sphere, cylinder
   int axis = 2;  // cylinder: the axis it runs along (0, 1, 2), unbounded along it; in 2D a
                  // cylinder must run along z and is a disc
+  // mesh (3D obstacles only): the closed surface, shared by the copies of the region, and where
+  // it has been moved to (translated() adds to it).
+  std::shared_ptr<const TriangleMesh> mesh;
+  std::array<double, 3> offset{0.0, 0.0, 0.0};
 };
 
 /// `region` moved by `offset` (x, y, z; z ignored in 2D).

@@ -24,22 +24,70 @@ PetscInt image(const Grid& grid, int axis, PetscInt index) {
 bool ObstacleConfig::Motion::moves() const {
   for (int a = 0; a < 3; ++a)
     if (velocity[a] != 0.0 || amplitude[a] != 0.0) return true;
-  return turns();
+  return !keyframes.empty() || turns();
 }
 
 bool ObstacleConfig::Motion::turns() const {
-  return angular_velocity[0] != 0.0 || angular_velocity[1] != 0.0 || angular_velocity[2] != 0.0;
+  return angular_velocity[0] != 0.0 || angular_velocity[1] != 0.0 || angular_velocity[2] != 0.0 ||
+         std::any_of(keyframes.begin(), keyframes.end(),
+                     [](const Keyframe& key) { return key.angle != 0.0; });
+}
+
+void ObstacleConfig::Motion::keyframed(double time, std::array<double, 3>* position,
+                                       double* angle, std::array<double, 3>* rate,
+                                       double* angle_rate) const {
+  position->fill(0.0);
+  rate->fill(0.0);
+  *angle = *angle_rate = 0.0;
+  if (keyframes.empty()) return;
+  // Held before the first and after the last; within a segment [t0, t1) linear, its rate the
+  // segment's slope (the one that starts at a keyframe's own time).
+  if (time <= keyframes.front().time || time >= keyframes.back().time) {
+    const Keyframe& held = time <= keyframes.front().time ? keyframes.front() : keyframes.back();
+    *position = held.position;
+    *angle = held.angle;
+    return;
+  }
+  size_t n = 0;
+  while (keyframes[n + 1].time <= time) ++n;
+  const Keyframe& a = keyframes[n];
+  const Keyframe& b = keyframes[n + 1];
+  const double span = b.time - a.time, s = (time - a.time) / span;
+  for (int c = 0; c < 3; ++c) {
+    (*position)[c] = a.position[c] + s * (b.position[c] - a.position[c]);
+    (*rate)[c] = (b.position[c] - a.position[c]) / span;
+  }
+  *angle = a.angle + s * (b.angle - a.angle);
+  *angle_rate = (b.angle - a.angle) / span;
+}
+
+std::array<double, 3> ObstacleConfig::Motion::omega_at(double time) const {
+  if (keyframes.empty()) return angular_velocity;
+  std::array<double, 3> position, rate;
+  double angle, angle_rate;
+  keyframed(time, &position, &angle, &rate, &angle_rate);
+  return {angular_velocity[0] + axis[0] * angle_rate, angular_velocity[1] + axis[1] * angle_rate,
+          angular_velocity[2] + axis[2] * angle_rate};
 }
 
 std::array<double, 9> ObstacleConfig::Motion::unturn(double time) const {
-  const double rate = std::sqrt(angular_velocity[0] * angular_velocity[0] +
-                                angular_velocity[1] * angular_velocity[1] +
-                                angular_velocity[2] * angular_velocity[2]);
-  if (rate == 0.0) return {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
-  // Rodrigues: R = cos a I + sin a [k]x + (1 - cos a) k k^T, a = -rate t about k.
-  const double k[3] = {angular_velocity[0] / rate, angular_velocity[1] / rate,
-                       angular_velocity[2] / rate};
-  const double c = std::cos(-rate * time), s = std::sin(-rate * time), v = 1.0 - c;
+  // The angle turned by `time` and the axis: the constant angular velocity's, or the keyframes'
+  // (the two do not mix).
+  double turned = std::sqrt(angular_velocity[0] * angular_velocity[0] +
+                            angular_velocity[1] * angular_velocity[1] +
+                            angular_velocity[2] * angular_velocity[2]);
+  std::array<double, 3> k = axis;
+  if (turned > 0.0) {
+    for (int a = 0; a < 3; ++a) k[a] = angular_velocity[a] / turned;
+    turned *= time;
+  } else {
+    std::array<double, 3> position, rate;
+    double angle_rate;
+    keyframed(time, &position, &turned, &rate, &angle_rate);
+  }
+  if (turned == 0.0) return {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  // Rodrigues: R = cos a I + sin a [k]x + (1 - cos a) k k^T, a = -turned about k.
+  const double c = std::cos(-turned), s = std::sin(-turned), v = 1.0 - c;
   return {c + k[0] * k[0] * v,        k[0] * k[1] * v - k[2] * s, k[0] * k[2] * v + k[1] * s,
           k[1] * k[0] * v + k[2] * s, c + k[1] * k[1] * v,        k[1] * k[2] * v - k[0] * s,
           k[2] * k[0] * v - k[1] * s, k[2] * k[1] * v + k[0] * s, c + k[2] * k[2] * v};
@@ -47,15 +95,23 @@ std::array<double, 9> ObstacleConfig::Motion::unturn(double time) const {
 
 std::array<double, 3> ObstacleConfig::Motion::displacement(double time) const {
   const double swing = period > 0.0 ? std::sin(2.0 * M_PI * time / period) : 0.0;
-  return {velocity[0] * time + amplitude[0] * swing, velocity[1] * time + amplitude[1] * swing,
-          velocity[2] * time + amplitude[2] * swing};
+  std::array<double, 3> path, rate;
+  double angle, angle_rate;
+  keyframed(time, &path, &angle, &rate, &angle_rate);
+  return {velocity[0] * time + amplitude[0] * swing + path[0],
+          velocity[1] * time + amplitude[1] * swing + path[1],
+          velocity[2] * time + amplitude[2] * swing + path[2]};
 }
 
 std::array<double, 3> ObstacleConfig::Motion::velocity_at(double time) const {
-  const double rate = period > 0.0 ? 2.0 * M_PI / period * std::cos(2.0 * M_PI * time / period)
-                                   : 0.0;
-  return {velocity[0] + amplitude[0] * rate, velocity[1] + amplitude[1] * rate,
-          velocity[2] + amplitude[2] * rate};
+  const double swing = period > 0.0 ? 2.0 * M_PI / period * std::cos(2.0 * M_PI * time / period)
+                                    : 0.0;
+  std::array<double, 3> path, rate;
+  double angle, angle_rate;
+  keyframed(time, &path, &angle, &rate, &angle_rate);
+  return {velocity[0] + amplitude[0] * swing + rate[0],
+          velocity[1] + amplitude[1] * swing + rate[1],
+          velocity[2] + amplitude[2] * swing + rate[2]};
 }
 
 void SolidMask::position(const PetscInt at[3], const double offset[3], double x[3]) const {
@@ -361,7 +417,7 @@ PetscErrorCode SolidMask::move_to(double time) {
     Placement& placement = placements_[n];
     placement.velocity = motion.velocity_at(time);
     for (int a = 0; a < 3; ++a) placement.pivot[a] = motion.pivot[a] + offset[a];
-    placement.omega = motion.angular_velocity;
+    placement.omega = motion.omega_at(time);
     placement.turns = motion.turns();
     placement.unturn = motion.unturn(time);
   }

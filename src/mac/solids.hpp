@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "boundary.hpp"
@@ -52,23 +53,54 @@ struct ObstacleConfig {
   /// d'(t) = velocity + amplitude (2 pi / period) cos(2 pi t / period): a tow, a paddle, a
   /// stirrer, or any sum of them. At rest unless one of velocity, amplitude, angular_velocity is
   /// non-zero.
+  ///
+  /// Keyframes add a path of their own: the displacement `position` and the angle `angle`
+  /// (radians about `axis`; in 2D about z) given at increasing times, linear in between and held
+  /// before the first and after the last. A keyframed angle and an angular_velocity do not mix
+  /// (the parser refuses it): the body turns about one axis.
+  struct Keyframe {
+    double time = 0.0;
+    std::array<double, 3> position{0.0, 0.0, 0.0};
+    double angle = 0.0;
+  };
   struct Motion {
     std::array<double, 3> velocity{0.0, 0.0, 0.0};
     std::array<double, 3> amplitude{0.0, 0.0, 0.0};
     double period = 0.0;  // > 0 whenever amplitude is non-zero
     std::array<double, 3> angular_velocity{0.0, 0.0, 0.0};  // radians per unit time
     std::array<double, 3> pivot{0.0, 0.0, 0.0};  // at t = 0; the region's centre by default
+    std::vector<Keyframe> keyframes;              // none, or at least two, by increasing time
+    std::array<double, 3> axis{0.0, 0.0, 1.0};    // the keyframes' angles turn about it (unit)
     bool moves() const;
     bool turns() const;
     /// d(t), from the job's region.
     std::array<double, 3> displacement(double time) const;
     /// d'(t), the velocity of the point that starts at the pivot.
     std::array<double, 3> velocity_at(double time) const;
-    /// The rotation by -|omega| t (row-major 3 x 3): from the body turned at `time` back to the
-    /// job's orientation.
+    /// The body's angular velocity at `time`.
+    std::array<double, 3> omega_at(double time) const;
+    /// The rotation (row-major 3 x 3) from the body turned as it is at `time` back to the job's
+    /// orientation.
     std::array<double, 9> unturn(double time) const;
+
+  private:
+    /// The keyframed displacement, angle and their rates at `time` (zero without keyframes).
+    void keyframed(double time, std::array<double, 3>* position, double* angle,
+                   std::array<double, 3>* rate, double* angle_rate) const;
+  };
+  /// Where a mesh obstacle (Region::Shape::Mesh) comes from; load_job reads it into
+  /// region.mesh (job/read_mesh.cpp).
+  struct MeshFile {
+    std::string given;     // as the job gives it
+    std::string path;      // the file: `given` made relative to the job file's directory
+    double scale = 1.0;    // multiplies the file's coordinates
+    bool centred = false;  // a center was given: the scaled mesh's bounding box is centred there
+    std::array<double, 3> center{0.0, 0.0, 0.0};
+    int line = 0;          // the job's line of `file`, for messages
+    std::string key;       // e.g. "obstacles[0].file"
   };
   Region region;
+  MeshFile mesh_file;
   Motion motion;
   BoundaryKind boundary = BoundaryKind::NoSlip;
   Surface surface = Surface::Staircase;

@@ -27,6 +27,9 @@ using sf::test::kLongestName;
 using sf::test::kStepsAllow;
 using sf::test::kZeroOr;
 
+// kHead in 3D (a mesh obstacle needs one), also five lines.
+const std::string kHead3 = "grid:\n  cells: [8, 8, 8]\ntime:\n  dt: 0.1\n  end: 1.0\n";
+
 // The catalyst rows are parsed as a job in jobs/, so that their scripts resolve to
 // jobs/catalyst/, where the real ones are.
 const std::string kCatalystSource = std::string(STABLEFLUIDS_SOURCE_DIR) + "/jobs/job.yaml";
@@ -151,7 +154,8 @@ const std::vector<Group> kRefusedJobs = {
         // Keys another shape takes are reported after the keys no shape takes.
         {kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], size: 2}\n",
          {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
+          "radius, axis, lower, upper, file, scale, boundary, surface, scalars, fluxes, "
+          "motion)"}},
     }},
     {"WrongNodeType", {
         {"grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"}},
@@ -619,9 +623,40 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "forces:\n  regions:\n    - {shape: cone, acceleration: [0, 1]}\n",
          {"job.yaml:8: forces.regions[0].shape: unknown shape (expected one of: sphere, "
           "box, cylinder), got \"cone\""}},
+        {kHead + "obstacles:\n  - {shape: cone, center: [0, 0], radius: 1}\n",
+         {"job.yaml:7: obstacles[0].shape: unknown obstacle shape (expected one of: sphere, "
+          "box, cylinder, mesh), got \"cone\""}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], motion: "
+                 "{keyframes: [{time: 0}]}}\n",
+         {"job.yaml:7: obstacles[0].motion.keyframes: needs at least two keyframes"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], motion: "
+                 "{keyframes: [{time: 1}, {time: 1}]}}\n",
+         {"job.yaml:7: obstacles[0].motion.keyframes[1].time: must be later than the keyframe "
+          "before it (t = 1)"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], motion: "
+                 "{keyframes: [{time: 0}, {time: 1, angle: 1}], angular_velocity: 2}}\n",
+         {"job.yaml:7: obstacles[0].motion.angular_velocity: turns the body as well as the "
+          "keyframes' angles"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], motion: "
+                 "{keyframes: [{time: 0}, {time: 1}], axis: [0, 0, 1]}}\n",
+         {"job.yaml:7: obstacles[0].motion.axis: a 2-D body turns about z: no axis to give"}},
+        {kHead3 + "obstacles:\n  - {shape: box, lower: [0, 0, 0], upper: [1, 1, 1], motion: "
+                  "{keyframes: [{time: 0}, {time: 1, angle: 1}]}}\n",
+         {"job.yaml:7: obstacles[0].motion.keyframes: keyframes with angles in 3D need an axis"}},
+        {kHead3 + "obstacles:\n  - {shape: box, lower: [0, 0, 0], upper: [1, 1, 1], motion: "
+                  "{velocity: [1, 0, 0], axis: [1, 0, 0]}}\n",
+         {"job.yaml:7: obstacles[0].motion.axis: an axis needs keyframes"}},
+        {kHead3 + "obstacles:\n  - {shape: mesh, center: [0, 0, 0]}\n",
+         {"job.yaml:7: obstacles[0].file: missing required key"}},
+        {kHead3 + "obstacles:\n  - {shape: mesh, file: a.stl, scale: -1}\n",
+         {"job.yaml:7: obstacles[0].scale: must be > 0"}},
+        {kHead3 + "obstacles:\n  - {shape: mesh, file: a.stl, radius: 1}\n",
+         {"job.yaml:7: obstacles[0].radius: unknown key for shape 'mesh' (expected one of: "
+          "shape, file, scale, center, boundary, surface, scalars, fluxes, motion)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
          {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
-          "radius, axis, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
+          "radius, axis, lower, upper, file, scale, boundary, surface, scalars, fluxes, "
+          "motion)"}},
     }},
 
     // --- scalars
@@ -750,7 +785,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {velocity: [1, 0], spin: 2}}\n",
          {"job.yaml:7: obstacles[0].motion.spin: unknown key (expected one of: velocity, "
-          "amplitude, period, angular_velocity, pivot)"}},
+          "amplitude, period, angular_velocity, pivot, keyframes, axis)"}},
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {angular_velocity: [0, 0, 1]}}\n",
          {"job.yaml:7: obstacles[0].motion.angular_velocity: expected a number in 2D (radians "

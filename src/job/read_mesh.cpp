@@ -1,0 +1,103 @@
+// Obstacles from triangle meshes: rank 0 reads each mesh file with Open Asset Import (STL, OBJ,
+// PLY, OFF and the other formats it knows) and broadcasts the triangles, so a thousand ranks do
+// not each open the file; every rank then builds the same TriangleMesh, scaled and placed as the
+// job says, and every rank reaches the same verdict on a file that cannot be read or a surface
+// that is not closed, naming the job's key and line.
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Importer.hpp>
+#include <cstdint>
+#include <memory>
+
+#include "parser.hpp"
+
+namespace sf::job_detail {
+
+namespace {
+
+/// Reads `path` into flat vertex and triangle arrays; "" or why not.
+std::string read_triangles(const std::string& path, std::vector<double>* vertices,
+                           std::vector<std::int64_t>* triangles) {
+  Assimp::Importer importer;
+  // Polygons become triangles; the vertices that STL repeats for every triangle become one, so
+  // that edges are shared (the closed-surface check and the inside test need it); the scene's
+  // node transforms are applied.
+  const aiScene* scene = importer.ReadFile(
+      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                aiProcess_PreTransformVertices);
+  if (!scene) return importer.GetErrorString();
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh& mesh = *scene->mMeshes[m];
+    const std::int64_t first = static_cast<std::int64_t>(vertices->size() / 3);
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+      vertices->push_back(mesh.mVertices[v].x);
+      vertices->push_back(mesh.mVertices[v].y);
+      vertices->push_back(mesh.mVertices[v].z);
+    }
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      // Points and lines enclose nothing; they are left out.
+      if (face.mNumIndices != 3) continue;
+      for (int corner = 0; corner < 3; ++corner) triangles->push_back(first + face.mIndices[corner]);
+    }
+  }
+  if (triangles->empty()) return "it holds no triangles";
+  return "";
+}
+
+template <typename T>
+void broadcast(MPI_Comm comm, std::vector<T>* values, MPI_Datatype type) {
+  long long count = static_cast<long long>(values->size());
+  MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, comm);
+  values->resize(static_cast<size_t>(count));
+  // In pieces: MPI counts are ints.
+  constexpr long long kPiece = 1LL << 28;
+  for (long long start = 0; start < count; start += kPiece)
+    MPI_Bcast(values->data() + start, static_cast<int>(std::min(kPiece, count - start)), type, 0,
+              comm);
+}
+
+}  // namespace
+
+void load_meshes(MPI_Comm comm, const JobParser& parser, JobConfig& job) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  for (ObstacleConfig& obstacle : job.obstacles) {
+    if (obstacle.region.shape != Region::Shape::Mesh) continue;
+    const ObstacleConfig::MeshFile& file = obstacle.mesh_file;
+    std::vector<double> vertices;
+    std::vector<std::int64_t> triangles;
+    std::string error;
+    if (rank == 0) error = read_triangles(file.path, &vertices, &triangles);
+    int error_length = static_cast<int>(error.size());
+    MPI_Bcast(&error_length, 1, MPI_INT, 0, comm);
+    if (error_length > 0) {
+      error.resize(static_cast<size_t>(error_length));
+      MPI_Bcast(error.data(), error_length, MPI_CHAR, 0, comm);
+      parser.fail(file.line, file.key, "cannot read mesh '" + file.path + "': " + error);
+    }
+    broadcast(comm, &vertices, MPI_DOUBLE);
+    broadcast(comm, &triangles, MPI_INT64_T);
+    // Scaled about the file's origin, then moved so that its bounding box is centred on
+    // `center` if the job gives one.
+    for (double& x : vertices) x *= file.scale;
+    if (file.centred) {
+      const TriangleMesh scaled(vertices, {});
+      for (size_t v = 0; v < vertices.size(); ++v) {
+        const size_t a = v % 3;
+        vertices[v] += file.center[a] - 0.5 * (scaled.lower()[a] + scaled.upper()[a]);
+      }
+    }
+    auto mesh = std::make_shared<const TriangleMesh>(std::move(vertices), std::move(triangles));
+    const std::string open = mesh->closed_problem();
+    if (!open.empty()) {
+      parser.fail(file.line, file.key,
+                  "mesh '" + file.path + "' is not a closed surface: " + open +
+                      "; an obstacle needs an inside");
+    }
+    obstacle.region.mesh = std::move(mesh);
+  }
+}
+
+}  // namespace sf::job_detail
