@@ -22,6 +22,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
   PetscCall(solids_.setup(grid_, job.obstacles));
   PetscCall(velocity_.setup_velocity(grid_));
+  velocity_.set_time(time_);  // inflows that vary in time (a restart sets its own time)
   PetscCall(set_initial_velocity(job.velocity, velocity_));
   PetscCall(solids_.hold_solid_faces(velocity_));
   if (job.liquid.enabled) {
@@ -170,8 +171,10 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   if (with_particles) PetscCall(particles_.restore(particles));
   time_ = state->time;
   step_ = state->step;
-  // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time.
+  // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time, and
+  // so do inflows that vary.
   if (solids_.moving()) PetscCall(solids_.move_to(time_));
+  velocity_.set_time(time_);
   projection_->set_last_dt(state->last_dt);
   PetscCall(writer_.resume(state->frame_times, scalars_, true));
   restarted_ = true;
@@ -331,7 +334,20 @@ void Simulation::build_step() {
       PetscFunctionReturn(0);
     };
   };
+  // Inflows that vary in time take their value at the end of the step, as the obstacles do:
+  // the step's projection balances the flux they bring in then.
+  const Run vary_inflows = [this](double dt, StepReport*) {
+    PetscFunctionBeginUser;
+    velocity_.set_time(time_ + dt);
+    PetscCall(velocity_.fill_ghosts());
+    PetscFunctionReturn(0);
+  };
+  const bool inflows_vary = std::any_of(
+      job.boundary.begin(), job.boundary.end(), [](const std::array<FaceBoundary, 2>& sides) {
+        return sides[0].varies() || sides[1].varies();
+      });
   stages_.clear();
+  if (inflows_vary) stages_.push_back({"vary inflows", std::nullopt, vary_inflows});
   if (job.time.scheme == TimeScheme::Stam && job.liquid.enabled) {
     // A liquid's surface must move with the divergence-free velocity the last step left: the
     // velocity after this step's forces (gravity, before its projection) would carry the whole

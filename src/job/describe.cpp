@@ -57,8 +57,14 @@ std::vector<std::string> physics_description(const JobConfig& job) {
       std::string value = to_string(f.kind);
       if (f.kind == BoundaryKind::Inflow || f.kind == BoundaryKind::NoSlip)
         value += " velocity " + format(f.velocity, dim);
-      if (f.kind == BoundaryKind::Inflow)
+      if (f.kind == BoundaryKind::Inflow) {
         value += f.profile == InflowProfile::Parabolic ? " parabolic" : " uniform";
+        for (const FaceBoundary::Keyframe& key : f.keyframes)
+          value += " key " + format(key.time) + " " + format(key.velocity, dim);
+        if (f.pulsation_period > 0.0)
+          value += " pulsation " + format(f.pulsation, dim) + " period " +
+                   format(f.pulsation_period);
+      }
       // Inflow and walls: the scalars' values; walls: their fixed gradients.
       for (const auto& [name, v] : f.scalar_values) value += " " + name + "=" + format(v);
       for (const auto& [name, g] : f.scalar_gradients)

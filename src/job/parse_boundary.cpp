@@ -1,6 +1,8 @@
 // The boundary section: the kind of each face, and what an inflow or a moving wall carries.
 #include "parser.hpp"
 
+#include <cmath>
+
 namespace sf::job_detail {
 
 BoundaryKind JobParser::parse_kind(const Field& field) const {
@@ -120,7 +122,8 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
     fail(field, "expected a boundary type or a map with type, " + describe(field.node));
   }
   const MapReader map(*this, field, false,
-                      {"type", "velocity", "profile", "scalars", "fluxes", "liquid"});
+                      {"type", "velocity", "profile", "scalars", "fluxes", "liquid", "keyframes",
+                       "pulsation"});
   face.kind = parse_kind(map.require("type"));
   const std::string for_type = std::string(" for type '") + to_string(face.kind) + "'";
   if (face.kind == BoundaryKind::FreeSlip) {
@@ -152,16 +155,55 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   }
 
   // Inflow: a fixed flux through an open face means nothing (the flow carries the scalars in).
-  map.allow_only({"type", "velocity", "profile", "scalars", "liquid"}, for_type);
-  const Field velocity = map.require("velocity");
-  face.velocity = read_vector(velocity, dim);
-  const double normal = face.velocity[axis];
-  const bool inward = side == 0 ? normal > 0.0 : normal < 0.0;
-  if (!inward) {
-    fail(velocity, std::string("inflow velocity must point into the domain (the ") +
-                       kAxisNames[axis] + " component on the " + kSideNames[side] +
-                       " side must be " + (side == 0 ? "> 0" : "< 0") + ", got " +
-                       format_number(normal) + ")");
+  map.allow_only({"type", "velocity", "profile", "scalars", "liquid", "keyframes", "pulsation"},
+                 for_type);
+  // The velocity must point into the domain at every time: checked for `velocity` or each
+  // keyframe, less the pulsation's swing against it.
+  double swing = 0.0;
+  if (auto pulsation = map.find("pulsation")) {
+    const MapReader keys(*this, *pulsation, false, {"amplitude", "period"});
+    face.pulsation = read_vector(keys.require("amplitude"), dim);
+    face.pulsation_period = read_positive(keys.require("period"));
+    swing = std::abs(face.pulsation[axis]);
+  }
+  const auto check_inward = [&](const Field& where, const std::array<double, 3>& v) {
+    const double normal = v[axis];
+    const bool inward = side == 0 ? normal - swing > 0.0 : normal + swing < 0.0;
+    if (inward) return;
+    fail(where, std::string("inflow velocity must point into the domain at all times (the ") +
+                    kAxisNames[axis] + " component on the " + kSideNames[side] + " side must be " +
+                    (side == 0 ? "> 0" : "< 0") + ", got " + format_number(normal) +
+                    (swing > 0.0 ? " with a pulsation of +-" + format_number(swing) : "") + ")");
+  };
+  const auto velocity = map.find("velocity");
+  const auto keyframes = map.find("keyframes");
+  if (velocity && keyframes) {
+    fail(*keyframes, "give either velocity (a steady inflow) or keyframes (one that changes), "
+                     "not both");
+  }
+  if (keyframes) {
+    for (const Field& item : list_items(keyframes, "keyframes")) {
+      const MapReader key(*this, item, false, {"time", "velocity"});
+      FaceBoundary::Keyframe frame;
+      const Field time = key.require("time");
+      frame.time = read_number(time);
+      if (!face.keyframes.empty() && !(frame.time > face.keyframes.back().time)) {
+        fail(time, "must be later than the keyframe before it (t = " +
+                       format_number(face.keyframes.back().time) + "), " + describe(time.node));
+      }
+      const Field value = key.require("velocity");
+      frame.velocity = read_vector(value, dim);
+      check_inward(value, frame.velocity);
+      face.keyframes.push_back(frame);
+    }
+    if (face.keyframes.size() < 2)
+      fail(*keyframes, "needs at least two keyframes (the inflow runs between them), " +
+                           describe(keyframes->node));
+    face.velocity = face.keyframes.front().velocity;
+  } else {
+    const Field steady = map.require("velocity");
+    face.velocity = read_vector(steady, dim);
+    check_inward(steady, face.velocity);
   }
 
   if (auto profile = map.find("profile")) {

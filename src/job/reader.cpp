@@ -325,6 +325,17 @@ JobConfig JobParser::parse(const std::string& text) const {
     fail(keys.require("motion"),
          "a moving obstacle runs with Stam's step only (time.scheme: stam) for now");
   }
+  // So does an inflow that varies: BDF2's older velocity would need the inflow of its own time.
+  for (int a = 0; a < dim && job.time.scheme == TimeScheme::BDF2; ++a)
+    for (int side = 0; side < 2; ++side) {
+      if (!job.boundary[a][side].varies()) continue;
+      const MapReader face(*this, top.require("boundary"), false);
+      const MapReader sides(*this, face.require(kAxisNames[a]), false);
+      const MapReader keys(*this, sides.require(kSideNames[side]), false);
+      const auto what = keys.find("keyframes");
+      fail(what ? *what : keys.require("pulsation"),
+           "an inflow that varies in time runs with Stam's step only (time.scheme: stam) for now");
+    }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +40,47 @@ struct FaceBoundary {
   InflowProfile profile = InflowProfile::Uniform;
   std::map<std::string, double> scalar_values;
   std::map<std::string, double> scalar_gradients;
+
+  // Inflow that varies in time: `keyframes` (a time and a velocity each, at least two, by
+  // increasing time) take the place of `velocity`, linear between them and held before the first
+  // and after the last (a flow that starts up, a tide table); a pulsation adds
+  // `pulsation` sin(2 pi t / pulsation_period) (a heartbeat, a pump). Field::set_time() applies
+  // them; the profile stays what it is.
+  struct Keyframe {
+    double time = 0.0;
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  };
+  std::vector<Keyframe> keyframes;
+  std::array<double, 3> pulsation{0.0, 0.0, 0.0};
+  double pulsation_period = 0.0;  // > 0 when there is a pulsation
+
+  bool varies() const { return !keyframes.empty() || pulsation_period > 0.0; }
+
+  /// The inflow velocity at `time` (its peak value for a parabolic profile).
+  std::array<double, 3> inflow_velocity(double time) const {
+    std::array<double, 3> v = velocity;
+    if (!keyframes.empty()) {
+      const Keyframe& first = keyframes.front();
+      const Keyframe& last = keyframes.back();
+      if (time <= first.time) {
+        v = first.velocity;
+      } else if (time >= last.time) {
+        v = last.velocity;
+      } else {
+        size_t n = 0;
+        while (keyframes[n + 1].time <= time) ++n;
+        const Keyframe& a = keyframes[n];
+        const Keyframe& b = keyframes[n + 1];
+        const double s = (time - a.time) / (b.time - a.time);
+        for (int c = 0; c < 3; ++c) v[c] = a.velocity[c] + s * (b.velocity[c] - a.velocity[c]);
+      }
+    }
+    if (pulsation_period > 0.0) {
+      const double swing = std::sin(2.0 * M_PI * time / pulsation_period);
+      for (int c = 0; c < 3; ++c) v[c] += pulsation[c] * swing;
+    }
+    return v;
+  }
 };
 
 }  // namespace sf

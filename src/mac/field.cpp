@@ -101,6 +101,17 @@ PetscErrorCode Field::setup_velocity(const Grid& grid) {
   PetscFunctionReturn(0);
 }
 
+void Field::set_time(double time) {
+  if (stagger_[0] != 0) return;  // a scalar's inflow value does not vary
+  for (int a = 0; a < grid_->dim(); ++a)
+    for (int side = 0; side < 2; ++side) {
+      const FaceBoundary& face = grid_->face_boundary(a, side);
+      if (face.kind != BoundaryKind::Inflow || !face.varies()) continue;
+      const std::array<double, 3> v = face.inflow_velocity(time);
+      for (int c = 0; c < components_; ++c) boundary_[c][a][side].value = v[c];
+    }
+}
+
 void Field::let_liquid_leave_walls() {
   for (int a = 0; a < grid_->dim(); ++a)
     for (int side = 0; side < 2; ++side) {

@@ -61,6 +61,10 @@ public:
   /// then reflects about that value instead of resetting it to 0.
   void let_liquid_leave_walls();
 
+  /// A velocity field's inflow faces that vary in time (FaceBoundary::varies) take their value
+  /// at `time`; the next fill_ghosts() puts it on the faces. Local.
+  void set_time(double time);
+
   const std::string& name() const { return name_; }
   const Grid& grid() const { return *grid_; }
   DM dm() const { return dm_; }
