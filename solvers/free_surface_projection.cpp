@@ -35,6 +35,21 @@ struct FreeSurfaceProjection::Impl {
   double last_dt = 0.0;
   std::array<double, 3> inv_h2{0.0, 0.0, 0.0};
   double decoupled = 0.0;  // the diagonal of the rows p = 0: sum_a 2 / h_a^2
+  std::vector<AirPressure> air;  // the air's pressure on the surface; none: p = 0 there
+  double time = 0.0;             // of the projection: where the air's patches are
+
+  /// The air's pressure on the surface between liquid cell (i, j, k) and its side `side` along
+  /// axis a, `fraction` of a spacing from the cell's centre.
+  double surface_pressure(PetscInt i, PetscInt j, PetscInt k, int a, int side,
+                          double fraction) const {
+    if (air.empty()) return 0.0;
+    const Grid& g = *grid;
+    const PetscInt at[3] = {i, j, k};
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int d = 0; d < g.dim(); ++d) x[d] = g.cell_center(d, at[d]);
+    x[a] += (side == 0 ? -fraction : fraction) * g.spacing(a);
+    return air_pressure(air, x, time, g.dim());
+  }
 
   /// The surface's distance from the centre of liquid cell s towards its air neighbour n, as a
   /// fraction of the spacing.
@@ -140,9 +155,31 @@ PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity, const A
   PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
   PetscCall(VecGetArray(rhs, &b_data));
   PetscCall(g.global_view(dm, b_data, &b));
-  for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    b(i, j, k) =
-        solids->liquid(level, i, j, k) ? -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt : 0.0;
+  const IndexBox owned = g.owned_cells();
+  for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids->liquid(level, i, j, k)) {
+      b(i, j, k) = 0.0;
+      return;
+    }
+    b(i, j, k) = -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt;
+    if (air.empty()) return;
+    // The air's pressure where the row has the surface (assemble()'s Dirichlet terms), moved
+    // to the right-hand side.
+    for (int a = 0; a < g.dim(); ++a)
+      for (int side = 0; side < 2; ++side) {
+        PetscInt face[3] = {i, j, k}, n[3] = {i, j, k};
+        face[a] += side;
+        n[a] += side == 0 ? -1 : 1;
+        if (solids->fixed_face(a, face[0], face[1], face[2])) {
+          if (open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u)
+            b(i, j, k) += 2.0 * inv_h2[a] * surface_pressure(i, j, k, a, side, 0.5);
+        } else if (!g.periodic(a) && (n[a] < 0 || n[a] >= g.cells(a))) {
+          b(i, j, k) += 2.0 * inv_h2[a] * surface_pressure(i, j, k, a, side, 0.5);
+        } else if (!solids->liquid(level, n[0], n[1], n[2])) {
+          const double t = theta(level(i, j, k), level(n[0], n[1], n[2]));
+          b(i, j, k) += inv_h2[a] / t * surface_pressure(i, j, k, a, side, t);
+        }
+      }
   });
   PetscCall(VecRestoreArray(rhs, &b_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
@@ -178,10 +215,11 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
         gradient = (p(i, j, k) - p(lo[0], lo[1], lo[2])) / h;
       } else if (lo_liquid) {
         const double t = hi_inside ? theta(level(lo[0], lo[1], lo[2]), level(i, j, k)) : 0.5;
-        gradient = -p(lo[0], lo[1], lo[2]) / (t * h);
+        const double air_p = surface_pressure(lo[0], lo[1], lo[2], c, 1, t);
+        gradient = (air_p - p(lo[0], lo[1], lo[2])) / (t * h);
       } else if (hi_liquid) {
         const double t = lo_inside ? theta(level(i, j, k), level(lo[0], lo[1], lo[2])) : 0.5;
-        gradient = p(i, j, k) / (t * h);
+        gradient = (p(i, j, k) - surface_pressure(i, j, k, c, 0, t)) / (t * h);
       } else {
         return;  // air on both sides: the velocity extension's
       }
@@ -193,7 +231,8 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
   for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
                     const PetscInt*) {
     if (!(open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u)) return;
-    const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
+    const double gradient = (side == 0 ? 2.0 : -2.0) *
+                            (p(i, j, k) - surface_pressure(i, j, k, a, side, 0.5)) / g.spacing(a);
     // Points away from the wall: the active set ended with no open wall that would close.
     u(wall[0], wall[1], wall[2], a) -= dt * gradient;
   });
@@ -330,14 +369,15 @@ PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& l
     // in this step is more than kLeastGap of a cell: a liquid merely at rest against a wall,
     // p = 0 to the solver's tolerance (a stream without gravity, a film), must not open it on
     // the sign of that noise.
-    const double gradient = (side == 0 ? 2.0 : -2.0) * p(i, j, k) / g.spacing(a);
+    const double air_p = surface_pressure(i, j, k, a, side, 0.5);
+    const double gradient = (side == 0 ? 2.0 : -2.0) * (p(i, j, k) - air_p) / g.spacing(a);
     const double u_star = u(other[0], other[1], other[2], a);
     const double away = (side == 0 ? 1.0 : -1.0) * (u_star - dt * gradient);
     const bool leaves = away * dt > kLeastGap * g.spacing(a);
     if (!solids->liquid(level, i, j, k))
       open = false;
     else if (!open)
-      open = may_open && SolidMask::separates(p(i, j, k)) && leaves;
+      open = may_open && SolidMask::separates(p(i, j, k) - air_p) && leaves;
     else
       open = leaves;
     if (open != static_cast<bool>(bits & bit)) ++local;
@@ -354,9 +394,11 @@ FreeSurfaceProjection::FreeSurfaceProjection() : impl_(std::make_unique<Impl>())
 FreeSurfaceProjection::~FreeSurfaceProjection() = default;
 
 PetscErrorCode FreeSurfaceProjection::setup(const Grid& grid, const SolidMask& solids,
-                                            const SolverConfig& config, Field& phi) {
+                                            const SolverConfig& config, Field& phi,
+                                            const std::vector<AirPressure>& air) {
   PetscFunctionBeginUser;
   Impl& s = *impl_;
+  s.air = air;
   s.grid = &grid;
   s.solids = &solids;
   s.phi = &phi;
@@ -466,6 +508,8 @@ PetscErrorCode FreeSurfaceProjection::project_increment(Field&, double, Projecti
 }
 
 Vec FreeSurfaceProjection::pressure() const { return impl_->pressure; }
+
+void FreeSurfaceProjection::set_time(double time) { impl_->time = time; }
 
 double FreeSurfaceProjection::last_dt() const { return impl_->last_dt; }
 

@@ -16,6 +16,13 @@
 // (0 - p_s) / (theta h) (with the sign of its direction); faces between two air cells are left to
 // the velocity extension (velocity_extension.hpp).
 //
+// The air's pressure (air_pressure.hpp; Foster & Metaxas §7): where the job presses on the
+// surface, the surface value is the air's pressure P at the surface's point (on the line between
+// the centres, theta h from the liquid's; on an outflow face or an open wall, the face's centre)
+// instead of 0: the row's right-hand side gains P / (theta h^2) and the face's gradient is
+// (P - p_s) / (theta h). A uniform P over a closed tank raises the liquid's pressure by P and
+// moves nothing (tests/physics/test_air_pressure.cpp).
+//
 // Walls of the domain (wall_separation.hpp): a wall pushes on the liquid but cannot pull. A wall
 // next to a liquid cell is either closed (u . n = 0, Neumann) or open to air (p = 0 on its
 // face, its u* the velocity of the cell's other face along the axis, so a slab leaving a
@@ -58,13 +65,14 @@ public:
   /// `phi`: the liquid's level set, read at every projection (its ghosts are filled here).
   /// Collective.
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config,
-                       Field& phi);
+                       Field& phi, const std::vector<AirPressure>& air = {});
   PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) override;
   PetscErrorCode subtract_pressure_gradient(Field& velocity, double dt) override;
   PetscErrorCode project_increment(Field& velocity, double dt, ProjectionStats* stats) override;
   Vec pressure() const override;
   double last_dt() const override;
   void set_last_dt(double dt) override;
+  void set_time(double time) override;
 
   /// The least fraction of a spacing between a liquid cell's centre and the surface: a closer
   /// surface would make an unbounded diagonal for a sliver of liquid.

@@ -12,6 +12,7 @@
 #include <array>
 #include <memory>
 
+#include "air_pressure.hpp"
 #include "job.hpp"
 #include "solids.hpp"
 
@@ -43,6 +44,8 @@ public:
   /// checkpoint saves it with the pressure so that a restart continues bit for bit.
   virtual double last_dt() const = 0;
   virtual void set_last_dt(double dt) = 0;
+  /// The time the next projection is at (what varies with it: the air's pressure on a liquid).
+  virtual void set_time(double) {}
 };
 
 /// The projection strategy for the job: the Krylov one, or with a liquid's level set the
@@ -50,7 +53,8 @@ public:
 /// a new class and one entry here. Collective.
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config, std::unique_ptr<Projection>* projection,
-                               Field* level_set = nullptr);
+                               Field* level_set = nullptr,
+                               const std::vector<AirPressure>& air = {});
 
 /// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
 /// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.

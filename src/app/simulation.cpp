@@ -65,7 +65,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
-                            job.liquid.enabled ? &scalars_.back() : nullptr));
+                            job.liquid.enabled ? &scalars_.back() : nullptr,
+                            job.liquid.air_pressure));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
@@ -251,6 +252,7 @@ void Simulation::build_step() {
   const Run project = [this, incremental](double dt, StepReport* report) {
     PetscFunctionBeginUser;
     ProjectionStats projection;
+    projection_->set_time(time_ + dt);
     if (incremental)
       PetscCall(projection_->project_increment(velocity_, dt, &projection));
     else

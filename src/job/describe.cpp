@@ -147,6 +147,12 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     add("liquid.initial", liquid);
     add("liquid.band", std::to_string(job.liquid.band));
     add("liquid.reinitialise_every", std::to_string(job.liquid.reinitialise_every));
+    std::string air;
+    for (const AirPressure& patch : job.liquid.air_pressure)
+      air += format(patch.region, dim) + " pressure " + format(patch.pressure) + " moving " +
+             format(patch.velocity, dim) + " from " + format(patch.start) + " to " +
+             format(patch.end) + "; ";
+    if (!air.empty()) add("liquid.air_pressure", air);
   }
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));

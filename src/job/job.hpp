@@ -15,6 +15,7 @@
 #include <vector>
 
 // The grid's vocabulary comes from the mac layer.
+#include "air_pressure.hpp"
 #include "boundary.hpp"
 #include "grid.hpp"
 #include "interpolation.hpp"
@@ -260,6 +261,8 @@ struct LiquidConfig {
   };
   std::vector<Flow> sources;
   std::vector<Flow> sinks;
+  // The air's pressure on the surface (air_pressure.hpp; Foster & Metaxas §7): none, p = 0.
+  std::vector<AirPressure> air_pressure;
   // Marker particles correcting the level set (the particle level set of Enright, Fedkiw,
   // Ferziger & Mitchell 2002; particle_level_set.hpp). per_cell = 0: none.
   struct Particles {

@@ -8,7 +8,8 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   LiquidConfig liquid;
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
-                      {"initial", "band", "reinitialise_every", "particles", "sources", "sinks"});
+                      {"initial", "band", "reinitialise_every", "particles", "sources", "sinks",
+                       "air_pressure"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -85,6 +86,25 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   };
   read_flows("sources", true, &liquid.sources);
   read_flows("sinks", false, &liquid.sinks);
+  // Patches of the surface the air presses on, each moving at its velocity.
+  if (const auto list = map.find("air_pressure")) {
+    const std::vector<std::string> own = {"pressure", "velocity", "start", "end"};
+    for (const Field& item : list_items(*list, "regions")) {
+      const MapReader reader = region_reader(item, own);
+      AirPressure patch;
+      patch.region = parse_region(reader, dim, own);
+      patch.pressure = read_number(reader.require("pressure"));
+      if (const auto velocity = reader.find("velocity")) patch.velocity = read_vector(*velocity, dim);
+      if (const auto start = reader.find("start")) patch.start = read_number(*start);
+      if (const auto end = reader.find("end")) {
+        patch.end = read_number(*end);
+        if (!(patch.end > patch.start))
+          fail(*end, "must be after start (" + format_number(patch.start) + "), " +
+                         describe(end->node));
+      }
+      liquid.air_pressure.push_back(patch);
+    }
+  }
   return liquid;
 }
 

@@ -816,9 +816,16 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " reinitialise_every: 0}\n",
          {"job.yaml:6: liquid.reinitialise_every: expected an integer >= 1"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
+                 "  air_pressure: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n",
+         {"job.yaml:7: liquid.air_pressure[0].pressure: missing required key"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
+                 "  air_pressure: [{shape: box, lower: [0, 0], upper: [1, 1], pressure: 1,"
+                 " start: 2, end: 1}]}\n",
+         {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles, sources, sinks)"}},
+          "reinitialise_every, particles, sources, sinks, air_pressure)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},
