@@ -97,14 +97,19 @@ PetscErrorCode run_job(MPI_Comm comm, const std::string& text, const std::string
 // job (its fields listed in `more_datasets`).
 void expect_restart_bit_for_bit(const std::string& scheme, const std::string& extra = "",
                                 const std::vector<std::string>& more_datasets = {},
-                                const std::string& obstacle_keys = "") {
+                                const std::string& obstacle_keys = "",
+                                const std::string& floor = "") {
   const std::string dir = scratch() + "/same_" + scheme + (extra.empty() ? "" : "_extra") +
-                          (obstacle_keys.empty() ? "" : "_moving");
+                          (obstacle_keys.empty() ? "" : "_moving") +
+                          (floor.empty() ? "" : "_floor");
   if (test::comm_rank() == 0) fs::remove_all(dir);
   MPI_Barrier(MPI_COMM_WORLD);
   int straight_steps = 0, resumed_steps = 0;
   const auto text = [&](double end, const std::string& run) {
-    return job_text(end, dir + run, extra, scheme, obstacle_keys);
+    std::string job = job_text(end, dir + run, extra, scheme, obstacle_keys);
+    // Another lower y side than the no-slip floor.
+    if (!floor.empty()) job.replace(job.find("lower: no-slip"), 14, "lower: " + floor);
+    return job;
   };
   ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(1.0, "/straight"), "", &straight_steps), 0);
   ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(0.5, "/resumed"), ""), 0);
@@ -161,6 +166,15 @@ TEST(Restart, ContinuesBitForBitWithAMovingObstacle) {
   expect_restart_bit_for_bit("stam", "", {"solid"},
                              ", motion: {velocity: [0, 0.1], amplitude: [0.1, 0], period: 0.6,"
                              " angular_velocity: 2}");
+}
+
+// An inflow that varies in time (keyframes and a pulsation) is a function of time too: the
+// restart gives the face its value at the checkpoint's time.
+TEST(Restart, ContinuesBitForBitWithAnInflowThatVaries) {
+  expect_restart_bit_for_bit("stam", "", {}, "",
+                             "{type: inflow, keyframes: [{time: 0, velocity: [0, 0.2]}, "
+                             "{time: 0.7, velocity: [0.05, 0.5]}], "
+                             "pulsation: {amplitude: [0, 0.1], period: 0.3}}");
 }
 
 /// Clears `dir` and runs `text` on the first two ranks (one when the test runs alone); returns
