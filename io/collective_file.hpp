@@ -77,6 +77,9 @@ private:
 /// while the others, out of H5Fcreate, wait in ours: every rank hangs for ever. disk_cli caught
 /// this about once in 150 runs under load; exit_status_cli makes it happen every time (one rank's
 /// open refused, tests/cli/refuse_open.c). MPICH and its derivatives use ROMIO already.
+/// The environment variable also overrides an `io` setting in a site's openmpi-mca-params.conf;
+/// an Open MPI built without ROMIO (--disable-io-romio) then has no MPI-IO at all and every
+/// frame fails to open: there, set OMPI_MCA_io=ompio (io/README.md).
 void choose_mpi_io();
 
 // Plain files of the run (the frame index, the timings, directories) are written by rank 0 alone;

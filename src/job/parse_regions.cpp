@@ -191,9 +191,11 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
         m.pivot[a] = r.shape == Region::Shape::Box    ? 0.5 * (r.lower[a] + r.upper[a])
                      : r.shape == Region::Shape::Mesh ? obstacle.mesh_file.center[a]
                                                       : r.center[a];
-      if (m.turns() && !m.keyframes.empty() &&
-          (m.angular_velocity[0] != 0.0 || m.angular_velocity[1] != 0.0 ||
-           m.angular_velocity[2] != 0.0)) {
+      const bool keyed_angle =
+          std::any_of(m.keyframes.begin(), m.keyframes.end(),
+                      [](const ObstacleConfig::Keyframe& k) { return k.angle != 0.0; });
+      if (keyed_angle && (m.angular_velocity[0] != 0.0 || m.angular_velocity[1] != 0.0 ||
+                          m.angular_velocity[2] != 0.0)) {
         fail(*keys.find("angular_velocity"),
              "turns the body as well as the keyframes' angles; give one or the other (a body "
              "turns about one axis here)");

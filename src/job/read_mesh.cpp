@@ -3,12 +3,14 @@
 // not each open the file; every rank then builds the same TriangleMesh, scaled and placed as the
 // job says, and every rank reaches the same verdict on a file that cannot be read or a surface
 // that is not closed, naming the job's key and line.
+#include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
 #include <cstdint>
 #include <memory>
+#include <new>
 
 #include "parser.hpp"
 
@@ -22,9 +24,14 @@ std::string read_triangles(const std::string& path, std::vector<double>* vertice
   Assimp::Importer importer;
   // Polygons become triangles; the vertices that STL repeats for every triangle become one, so
   // that edges are shared (the closed-surface check and the inside test need it); the scene's
-  // node transforms are applied.
+  // node transforms are applied. JoinIdenticalVertices merges only vertices whose normals,
+  // texture coordinates and colours match too, and STL gives each vertex its facet's normal:
+  // those are removed first, or no edge between two faces at an angle would be shared.
+  importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS,
+                              aiComponent_NORMALS | aiComponent_TANGENTS_AND_BITANGENTS |
+                                  aiComponent_TEXCOORDS | aiComponent_COLORS);
   const aiScene* scene = importer.ReadFile(
-      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+      path, aiProcess_RemoveComponent | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                 aiProcess_PreTransformVertices);
   if (!scene) return importer.GetErrorString();
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
@@ -46,16 +53,26 @@ std::string read_triangles(const std::string& path, std::vector<double>* vertice
   return "";
 }
 
+/// Sends rank 0's `values` to every rank; false on every rank if any rank could not make room
+/// for them (a rank that threw alone would leave the others waiting in the broadcast).
 template <typename T>
-void broadcast(MPI_Comm comm, std::vector<T>* values, MPI_Datatype type) {
+bool broadcast(MPI_Comm comm, std::vector<T>* values, MPI_Datatype type) {
   long long count = static_cast<long long>(values->size());
   MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, comm);
-  values->resize(static_cast<size_t>(count));
+  int room = 1, everywhere = 0;
+  try {
+    values->resize(static_cast<size_t>(count));
+  } catch (const std::bad_alloc&) {
+    room = 0;
+  }
+  MPI_Allreduce(&room, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  if (!everywhere) return false;
   // In pieces: MPI counts are ints.
   constexpr long long kPiece = 1LL << 28;
   for (long long start = 0; start < count; start += kPiece)
     MPI_Bcast(values->data() + start, static_cast<int>(std::min(kPiece, count - start)), type, 0,
               comm);
+  return true;
 }
 
 }  // namespace
@@ -69,7 +86,13 @@ void load_meshes(MPI_Comm comm, const JobParser& parser, JobConfig& job) {
     std::vector<double> vertices;
     std::vector<std::int64_t> triangles;
     std::string error;
-    if (rank == 0) error = read_triangles(file.path, &vertices, &triangles);
+    if (rank == 0) {
+      try {
+        error = read_triangles(file.path, &vertices, &triangles);
+      } catch (const std::bad_alloc&) {
+        error = "it does not fit in memory";
+      }
+    }
     int error_length = static_cast<int>(error.size());
     MPI_Bcast(&error_length, 1, MPI_INT, 0, comm);
     if (error_length > 0) {
@@ -77,8 +100,11 @@ void load_meshes(MPI_Comm comm, const JobParser& parser, JobConfig& job) {
       MPI_Bcast(error.data(), error_length, MPI_CHAR, 0, comm);
       parser.fail(file.line, file.key, "cannot read mesh '" + file.path + "': " + error);
     }
-    broadcast(comm, &vertices, MPI_DOUBLE);
-    broadcast(comm, &triangles, MPI_INT64_T);
+    if (!broadcast(comm, &vertices, MPI_DOUBLE) || !broadcast(comm, &triangles, MPI_INT64_T)) {
+      parser.fail(file.line, file.key,
+                  "mesh '" + file.path + "' (" + std::to_string(triangles.size() / 3) +
+                      " triangles) does not fit in the memory of every rank");
+    }
     // Scaled about the file's origin, then moved so that its bounding box is centred on
     // `center` if the job gives one.
     for (double& x : vertices) x *= file.scale;

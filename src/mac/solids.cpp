@@ -40,16 +40,18 @@ void ObstacleConfig::Motion::keyframed(double time, std::array<double, 3>* posit
   rate->fill(0.0);
   *angle = *angle_rate = 0.0;
   if (keyframes.empty()) return;
-  // Held before the first and after the last; within a segment [t0, t1) linear, its rate the
-  // segment's slope (the one that starts at a keyframe's own time).
-  if (time <= keyframes.front().time || time >= keyframes.back().time) {
+  // Held before the first and after the last; within a segment (t0, t1] linear, its rate the
+  // segment's slope. At a keyframe's own time the rate is the segment that ends there: the
+  // body's faces are given the velocity at the end of a step (move_to(t + dt)), and a step that
+  // ends on a keyframe moved along the segment before it.
+  if (time <= keyframes.front().time || time > keyframes.back().time) {
     const Keyframe& held = time <= keyframes.front().time ? keyframes.front() : keyframes.back();
     *position = held.position;
     *angle = held.angle;
     return;
   }
   size_t n = 0;
-  while (keyframes[n + 1].time <= time) ++n;
+  while (keyframes[n + 1].time < time) ++n;
   const Keyframe& a = keyframes[n];
   const Keyframe& b = keyframes[n + 1];
   const double span = b.time - a.time, s = (time - a.time) / span;

@@ -61,7 +61,7 @@ void TriangleMesh::bin_triangles() {
   // Two passes: count, then fill (one flat list, no allocation per bin).
   bin_start_.assign(static_cast<size_t>(bins_[0] * bins_[1]) + 1, 0);
   for (int pass = 0; pass < 2; ++pass) {
-    std::vector<std::uint32_t> fill;
+    std::vector<std::size_t> fill;
     if (pass == 1) {
       for (size_t b = 1; b < bin_start_.size(); ++b) bin_start_[b] += bin_start_[b - 1];
       bin_list_.assign(bin_start_.back(), 0);
@@ -115,7 +115,7 @@ bool TriangleMesh::contains(const double x[3]) const {
                        0, bins_[d] - 1);
   const size_t bin = static_cast<size_t>(at[0]) * bins_[1] + at[1];
   bool inside = false;
-  for (std::uint32_t n = bin_start_[bin]; n < bin_start_[bin + 1]; ++n)
+  for (std::size_t n = bin_start_[bin]; n < bin_start_[bin + 1]; ++n)
     if (crosses(bin_list_[n], x)) inside = !inside;
   return inside;
 }

@@ -7,9 +7,10 @@
 // cell centres' planes). Here every triangle is projected onto the (y, z) plane and a point on a
 // projected edge belongs to exactly one of the two triangles that share the edge when the surface
 // passes through it (the "top-left" rule of rasterisers), or to both or neither when the edge is a
-// silhouette (the ray only grazes): the parity stays right in every case. The edge function is
-// evaluated from the edge's endpoints in one canonical order, so that both triangles of an edge
-// see the same number to the last bit.
+// silhouette (the ray only grazes), so the parity stays right where a ray meets an edge or a
+// vertex exactly. The edge function is evaluated from the edge's endpoints in one canonical
+// order, so that both triangles of an edge see the same number to the last bit. (The predicates
+// are not exact: a point within rounding of a sliver triangle's edge may still be misjudged.)
 //
 // Cost: the triangles are binned over the (y, z) extent of the mesh once; a query looks at the
 // triangles of one bin and at nothing when the point lies outside the bounding box. Each rank
@@ -63,8 +64,8 @@ private:
   // Bins over (y, z): bin (b, c) lists the triangles whose projected bounding box meets it.
   int bins_[2] = {1, 1};
   double bin_size_[2] = {1.0, 1.0};
-  std::vector<std::uint32_t> bin_start_;  // (bins_[0] * bins_[1] + 1) offsets into bin_list_
-  std::vector<std::uint32_t> bin_list_;
+  std::vector<std::size_t> bin_start_;  // (bins_[0] * bins_[1] + 1) offsets into bin_list_
+  std::vector<std::uint32_t> bin_list_;  // triangle numbers
 };
 
 }  // namespace sf

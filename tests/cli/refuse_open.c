@@ -1,4 +1,4 @@
-/* A stand-in for a file that vanishes between two ranks' opens, for one_rank_cannot_open.sh:
+/* A stand-in for a file that vanishes between two ranks' opens, for exit_status_cli.sh:
  * loaded with LD_PRELOAD, it makes open() of a path ending in $REFUSE_OPEN_SUFFIX fail with
  * ENOENT on the rank named by $REFUSE_OPEN_RANK, whenever the open does not create the file.
  * Rank 0 creates, the others open what rank 0 created, so this is exactly what a user's

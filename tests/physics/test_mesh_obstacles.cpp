@@ -197,14 +197,25 @@ TEST(TriangleMesh, AClosedSurfaceIsOneWithEveryEdgeInTwoTriangles) {
             "volume)");
 }
 
-/// Writes `mesh` as an ASCII STL file (rank 0) and waits for it on every rank.
+/// Writes `mesh` as an ASCII STL file (rank 0) with each facet's normal, as CAD tools do (a
+/// reader that kept the normals would not join the vertices of faces at an angle), and waits for
+/// it on every rank.
 void write_stl(const std::string& path, const Mesh& mesh) {
   if (test::comm_rank() == 0) {
     std::ofstream out(path);
     out.precision(17);
     out << "solid test\n";
     for (size_t t = 0; t < mesh.triangles.size(); t += 3) {
-      out << " facet normal 0 0 0\n  outer loop\n";
+      const double* a = &mesh.vertices[3 * static_cast<size_t>(mesh.triangles[t])];
+      const double* b = &mesh.vertices[3 * static_cast<size_t>(mesh.triangles[t + 1])];
+      const double* c = &mesh.vertices[3 * static_cast<size_t>(mesh.triangles[t + 2])];
+      const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+      const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                     u[0] * v[1] - u[1] * v[0]};
+      const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      for (double& x : n) x /= length;
+      out << " facet normal " << n[0] << " " << n[1] << " " << n[2] << "\n  outer loop\n";
       for (int corner = 0; corner < 3; ++corner) {
         const double* p = &mesh.vertices[3 * static_cast<size_t>(mesh.triangles[t + corner])];
         out << "   vertex " << p[0] << " " << p[1] << " " << p[2] << "\n";
@@ -302,6 +313,20 @@ TEST(MeshObstacle, ATowedMeshCubeIsWhereItsMotionPutsIt) {
     });
     EXPECT_EQ(test::global_sum(misplaced), 0) << "step " << step;
   }
+}
+
+TEST(MeshObstacle, TheShippedRingJobReadsAClosedMesh) {
+  // jobs/ is checked with parse_job elsewhere, which reads no mesh: this reads it.
+  const JobConfig job =
+      load_job(PETSC_COMM_WORLD, std::string(STABLEFLUIDS_SOURCE_DIR) + "/jobs/plume_through_ring_3d.yaml");
+  ASSERT_EQ(job.obstacles.size(), 1u);
+  const TriangleMesh& ring = *job.obstacles[0].region.mesh;
+  EXPECT_EQ(ring.triangle_count(), 3072u);
+  EXPECT_TRUE(ring.consistently_oriented());
+  // The torus of radii 1 and 0.3 scaled by 0.12: 2 pi^2 R r^2 0.12^3, less the polygon's chords.
+  const double torus = 2.0 * M_PI * M_PI * 1.0 * 0.09 * std::pow(0.12, 3);
+  EXPECT_NEAR(ring.volume() / torus, 1.0, 0.02);
+  EXPECT_NEAR(0.5 * (ring.lower()[1] + ring.upper()[1]), 0.85, 1e-12);
 }
 
 /// The message of the JobError that loading `text` throws ("" if none).
