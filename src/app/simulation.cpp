@@ -56,6 +56,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(extension_.extend(velocity_, phi));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
+  steering_.setup(job);
   if (job.time.scheme == TimeScheme::BDF2) {
     bdf2_ = std::make_unique<Bdf2Advection>();
     PetscCall(bdf2_->setup(grid_, solids_, job.advection.interpolation, scalars_));
@@ -227,6 +228,15 @@ void Simulation::build_step() {
     PetscFunctionBeginUser;
     for (size_t s = 0; s < job.scalars.size(); ++s)
       PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
+    // What a user steers in (steering.hpp) comes after the job's own.
+    if (steering_.enabled()) {
+      bool changed = false;
+      PetscCall(steering_.poll(grid_.comm(), step_, &changed));
+      if (changed) forces_.set_steered(steering_.steered().forces);
+      for (size_t s = 0; s < job.scalars.size(); ++s)
+        if (!steering_.sources()[s].sources.empty())
+          PetscCall(apply_sources(steering_.sources()[s], scalars_[s], velocity_, solids_, dt));
+    }
     if (job.liquid.enabled) {
       PetscCall(apply_liquid_flows(job.liquid, level_set_.band_width(), time_,
                                    scalars_[job.scalars.size()], velocity_, solids_));

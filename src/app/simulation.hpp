@@ -20,6 +20,7 @@
 #include "field.hpp"
 #include "forces.hpp"
 #include "sources.hpp"
+#include "steering.hpp"
 #include "grid.hpp"
 #include "frame_writer.hpp"
 #include "in_situ.hpp"
@@ -142,6 +143,7 @@ private:
   ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Forces forces_;
+  Steering steering_;  // forces and sources a user adds while the run goes on
   FlowDiagnostics diagnostics_;
   std::unique_ptr<Advection> advection_;  // time.scheme: stam
   std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2

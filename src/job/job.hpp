@@ -319,7 +319,32 @@ struct JobConfig {
   CatalystConfig catalyst;
   DiagnosticsConfig diagnostics;
   std::string petsc_options;  // extra PETSc options from the job; the command line wins
+  // A file the running job reads every `every_steps` steps for forces and sources a user adds
+  // while watching (steering.hpp); empty: none.
+  struct Steering {
+    std::string file;  // relative to the job file's directory
+    PetscInt every_steps = 1;
+  } steering;
 };
+
+/// What a steering file asks for at the moment: force regions added to the job's, and sources
+/// added to each scalar's (one list per job scalar, in the job's order).
+struct Steered {
+  std::vector<ForceRegion> forces;
+  std::vector<std::vector<ScalarSource>> sources;
+  std::size_t count() const {
+    std::size_t n = forces.size();
+    for (const auto& list : sources) n += list.size();
+    return n;
+  }
+};
+
+/// Parses the text of a steering file for `job`:
+///   forces: [<force regions, as forces.regions>]
+///   sources: {<scalar name>: [<sources, as scalars.<name>.sources>]}
+/// An empty file steers nothing. `source` names the file in messages. Throws JobError naming
+/// the file, line and key.
+Steered parse_steering(const std::string& text, const std::string& source, const JobConfig& job);
 
 /// Parses and validates a job from its text, including the limits of jobs/README.md "Limits"
 /// (magnitudes of numbers, frame and step counts, the name's length). `source` is used in

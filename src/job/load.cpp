@@ -87,6 +87,10 @@ JobConfig parse_job(const std::string& text, const std::string& source,
   return JobParser(source, overrides).parse(text);
 }
 
+Steered parse_steering(const std::string& text, const std::string& source, const JobConfig& job) {
+  return JobParser(source, {}).parse_steering(text, job);
+}
+
 void resolve_ranks(JobConfig& job, int ranks) {
   GridSection& grid = job.grid;
   if (!grid.cells_per_rank) return;

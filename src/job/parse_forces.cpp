@@ -24,15 +24,18 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
     }
   }
   if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
-  for (const Field& item : list_items(map.find("regions"), "force regions")) {
-    const std::vector<std::string> own = {"acceleration"};
-    const MapReader region_map = region_reader(item, own);
-    ForceRegion region;
-    region.region = parse_region(region_map, dim, own);
-    region.acceleration = read_vector(region_map.require("acceleration"), dim);
-    forces.regions.push_back(region);
-  }
+  for (const Field& item : list_items(map.find("regions"), "force regions"))
+    forces.regions.push_back(parse_force_region(item, dim));
   return forces;
+}
+
+ForceRegion JobParser::parse_force_region(const Field& item, int dim) const {
+  const std::vector<std::string> own = {"acceleration"};
+  const MapReader region_map = region_reader(item, own);
+  ForceRegion region;
+  region.region = parse_region(region_map, dim, own);
+  region.acceleration = read_vector(region_map.require("acceleration"), dim);
+  return region;
 }
 
 BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,

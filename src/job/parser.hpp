@@ -229,6 +229,8 @@ public:
   }
 
   JobConfig parse(const std::string& text) const;
+  /// A steering file's text (parse_steering in job.hpp).
+  Steered parse_steering(const std::string& text, const JobConfig& job) const;
 
   // Value readers. Each checks the node's type and range and reports the field on failure.
 
@@ -364,6 +366,8 @@ private:
   MapReader region_reader(const Field& field, const std::vector<std::string>& extra) const;
   /// The region described by `map`, read by region_reader with the same `extra` keys.
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
+  /// One force region: a region with an `acceleration` (forces.regions, a steering file).
+  ForceRegion parse_force_region(const Field& item, int dim) const;
   /// An obstacle motion's `keyframes` and `axis`, if given, into *m.
   void read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const;
   /// An obstacle's `shape: mesh` keys (file, scale, center) besides `extra`.

@@ -210,6 +210,37 @@ Field MapReader::require(const std::string& key) const {
                "missing required key");
 }
 
+Steered JobParser::parse_steering(const std::string& text, const JobConfig& job) const {
+  entries_read_ = 0;
+  max_entries_ = std::max(text.size(), static_cast<std::size_t>(kMaxJobFileBytes));
+  Steered steered;
+  steered.sources.resize(job.scalars.size());
+  YAML::Node document;
+  try {
+    document = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    fail(e.mark.is_null() ? 0 : e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+  }
+  if (!document || document.IsNull()) return steered;  // empty: nothing steered
+  const Field root{document, "", line_of(document)};
+  const MapReader top(*this, root, false, {"forces", "sources"});
+  const int dim = job.grid.dim;
+  for (const Field& item : list_items(top.find("forces"), "force regions"))
+    steered.forces.push_back(parse_force_region(item, dim));
+  if (auto sources = top.find("sources")) {
+    const MapReader names(*this, *sources, false);
+    for (const auto& entry : names.entries()) {
+      const auto scalar = std::find_if(job.scalars.begin(), job.scalars.end(),
+                                       [&](const ScalarConfig& s) { return s.name == entry.key; });
+      if (scalar == job.scalars.end()) fail(entry.value, "the job has no scalar of this name");
+      auto& list = steered.sources[static_cast<size_t>(scalar - job.scalars.begin())];
+      for (const Field& item : list_items(entry.value, "sources"))
+        list.push_back(parse_source(item, dim));
+    }
+  }
+  return steered;
+}
+
 JobConfig JobParser::parse(const std::string& text) const {
   entries_read_ = 0;
   max_entries_ = std::max(text.size(), static_cast<std::size_t>(kMaxJobFileBytes));
@@ -246,7 +277,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
                        "forces", "obstacles", "liquid", "time", "pressure", "diffusion", "output",
-                       "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options"});
+                       "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options",
+                       "steering"});
 
   JobConfig job;
   job.source = source_;
@@ -343,6 +375,20 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
   job.diagnostics = parse_diagnostics(top.find("diagnostics"), job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
+  if (auto steering = top.find("steering")) {
+    const MapReader keys(*this, *steering, false, {"file", "every_steps"});
+    const Field file = keys.require("file");
+    job.steering.file = read_string(file);
+    if (job.steering.file.empty()) fail(file, "must not be empty");
+    if (job.steering.file[0] != '/' && source_.find('/') != std::string::npos)
+      job.steering.file = source_.substr(0, source_.rfind('/')) + "/" + job.steering.file;
+    if (auto every = keys.find("every_steps")) {
+      const long long n = read_integer(*every, "expected an integer from 1 to 1000000");
+      if (n < 1 || n > 1000000) fail(*every, "expected an integer from 1 to 1000000, " +
+                                                 describe(every->node));
+      job.steering.every_steps = static_cast<PetscInt>(n);
+    }
+  }
   check_run_length(top, job);
   return job;
 }

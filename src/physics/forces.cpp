@@ -78,8 +78,14 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
   events_.resize(forces_.size());
   for (size_t f = 0; f < forces_.size(); ++f)
     PetscCall(force_event(forces_[f]->event_name(), &events_[f]));
+  PetscCall(force_event("SteeredForces", &steered_event_));
   faces_.setup(grid, solids);
   PetscFunctionReturn(0);
+}
+
+void Forces::set_steered(const std::vector<ForceRegion>& regions) {
+  steered_.reset();
+  if (!regions.empty()) steered_ = std::make_unique<ForceRegions>(*grid_, regions);
 }
 
 PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars, double dt) {
@@ -90,7 +96,7 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
   PetscCheck(&velocity.grid() == grid_ && velocity.dm() == grid.face_dm(), grid.comm(),
              PETSC_ERR_ARG_WRONG, "Forces::apply: the velocity is not a face field of this grid");
   if (faces_.version() != solids_->version()) faces_.setup(grid, *solids_);
-  if (!forces_.empty()) {
+  if (!forces_.empty() || steered_) {
     // The forces write the global vector and read the local one, which stays as it was on entry
     // until the next fill_ghosts(): each force sees the state before any force acted.
     const ForceState state{velocity, scalars, faces_, dt};
@@ -102,6 +108,11 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
       PetscCall(PetscLogEventBegin(events_[f], 0, 0, 0, 0));
       PetscCall(forces_[f]->add_to(state, u));
       PetscCall(PetscLogEventEnd(events_[f], 0, 0, 0, 0));
+    }
+    if (steered_) {
+      PetscCall(PetscLogEventBegin(steered_event_, 0, 0, 0, 0));
+      PetscCall(steered_->add_to(state, u));
+      PetscCall(PetscLogEventEnd(steered_event_, 0, 0, 0, 0));
     }
     PetscCall(VecRestoreArray(velocity.global(), &u_data));
   }

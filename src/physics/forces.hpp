@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "force.hpp"
+#include "force_regions.hpp"
 #include "job.hpp"
 #include "wind.hpp"
 
@@ -36,6 +37,9 @@ public:
   /// Adds dt f of every force to the global velocity, then applies the wind. `velocity` and
   /// `scalars` must have their ghosts filled. Collective.
   PetscErrorCode apply(Field& velocity, const std::vector<Field>& scalars, double dt);
+  /// Force regions added to the job's while the run goes on (a steering file, steering.hpp):
+  /// applied after the job's own forces; empty: none. Local (every rank gives the same).
+  void set_steered(const std::vector<ForceRegion>& regions);
 
 private:
   const Grid* grid_ = nullptr;
@@ -43,6 +47,8 @@ private:
   std::vector<std::unique_ptr<Force>> forces_;  // applied in this order
   std::vector<PetscLogEvent> events_;           // of each force, for -log_view
   std::optional<Wind> wind_;
+  std::unique_ptr<ForceRegions> steered_;  // from a steering file; null: none
+  PetscLogEvent steered_event_ = -1;
   FreeFaces faces_;  // rebuilt if the mask changes
 };
 

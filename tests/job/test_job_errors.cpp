@@ -99,7 +99,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "gird: {}\n",
          {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
           "scalars, fluid, advection, forces, obstacles, liquid, time, pressure, diffusion, "
-          "output, checkpoint, debug, catalyst, diagnostics, petsc_options)"}},
+          "output, checkpoint, debug, catalyst, diagnostics, petsc_options, steering)"}},
     }},
     {"UnknownNestedKey", {
         {"grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "field_test_util.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
 
@@ -26,24 +27,6 @@ std::string channel(const std::string& name, const std::string& inflow) {
          ", overwrite: true, initial_frame: false}\n";
 }
 
-/// The largest |u_x - expected| over the owned x faces and |u_y| over the y faces, all ranks.
-double largest_departure(Simulation& simulation, double expected) {
-  const Grid& grid = simulation.grid();
-  const PetscScalar* data;
-  ArrayView u;
-  EXPECT_EQ(VecGetArrayRead(simulation.velocity().global(), &data), 0);
-  EXPECT_EQ(grid.global_view(simulation.velocity().dm(), const_cast<PetscScalar*>(data), &u), 0);
-  double worst = 0.0;
-  for (int c = 0; c < 2; ++c)
-    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      worst = std::max(worst, std::abs(u(i, j, k, c) - (c == 0 ? expected : 0.0)));
-    });
-  EXPECT_EQ(VecRestoreArrayRead(simulation.velocity().global(), &data), 0);
-  double all = 0.0;
-  MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return all;
-}
-
 TEST(VaryingInflow, ARampDrivesTheWholeChannelAtItsSpeedOfTheMomentAndThenHolds) {
   // 0.5 at t = 0, 1.5 at t = 0.4, held after.
   const JobConfig job = parse_job(
@@ -56,7 +39,7 @@ TEST(VaryingInflow, ARampDrivesTheWholeChannelAtItsSpeedOfTheMomentAndThenHolds)
     ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
     const double t = simulation.time();
     const double expected = 0.5 + std::min(t, 0.4) / 0.4;
-    EXPECT_LT(largest_departure(simulation, expected), 1e-7) << "step " << s << " t " << t;
+    EXPECT_LT(test::uniform_flow_departure(simulation.velocity(), expected), 1e-7) << "step " << s << " t " << t;
   }
 }
 
@@ -73,7 +56,7 @@ TEST(VaryingInflow, APulsationDrivesTheChannelInStepWithIt) {
     const double expected = 1.0 + 0.4 * std::sin(2.0 * M_PI * simulation.time() / 0.5);
     lowest = std::min(lowest, expected);
     highest = std::max(highest, expected);
-    EXPECT_LT(largest_departure(simulation, expected), 1e-7) << "step " << s;
+    EXPECT_LT(test::uniform_flow_departure(simulation.velocity(), expected), 1e-7) << "step " << s;
   }
   EXPECT_LT(lowest, 0.7);  // the steps saw the swing both ways
   EXPECT_GT(highest, 1.3);

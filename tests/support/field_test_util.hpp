@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "field.hpp"
 
 namespace sf::test {
@@ -30,6 +33,25 @@ void set_field(Field& field, F&& f) {
     });
   }
   ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
+}
+
+/// The largest departure, over every owned face of every rank, of a 2D face velocity from the
+/// uniform flow (ux, 0): |u_x - ux| and |u_y|. Collective.
+inline double uniform_flow_departure(const Field& velocity, double ux) {
+  const Grid& grid = velocity.grid();
+  const PetscScalar* data;
+  ArrayView u;
+  EXPECT_EQ(VecGetArrayRead(velocity.global(), &data), 0);
+  EXPECT_EQ(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u), 0);
+  double worst = 0.0;
+  for (int c = 0; c < 2; ++c)
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      worst = std::max(worst, std::abs(u(i, j, k, c) - (c == 0 ? ux : 0.0)));
+    });
+  EXPECT_EQ(VecRestoreArrayRead(velocity.global(), &data), 0);
+  double all = 0.0;
+  MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
+  return all;
 }
 
 }  // namespace sf::test
