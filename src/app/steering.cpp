@@ -1,5 +1,8 @@
 #include "steering.hpp"
 
+#include <sys/stat.h>
+
+#include <exception>
 #include <fstream>
 #include <iterator>
 
@@ -25,26 +28,39 @@ void Steering::setup(const JobConfig& job) {
 PetscErrorCode Steering::poll(MPI_Comm comm, PetscInt step, bool* changed) {
   PetscFunctionBeginUser;
   *changed = false;
-  if (path_.empty() || step % every_ != 0) PetscFunctionReturn(0);
+  // The first poll reads the file whatever the step (a restart may resume between multiples).
+  if (path_.empty() || (polled_ && step % every_ != 0)) PetscFunctionReturn(0);
+  polled_ = true;
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  // Rank 0 reads; -1: no file (or unreadable), else the text's length.
+  // Rank 0 reads; -1: no file (or unreadable), -2: not a regular file of at most
+  // kMaxSteeringBytes (a FIFO would block the read, a huge file fill the memory), else the
+  // text's length. Nothing here throws past the broadcast, which every rank waits in.
   std::string text;
   long long length = -1;
   if (rank == 0) {
-    std::ifstream in(path_, std::ios::binary);
-    if (in) {
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      length = text.size() <= kMaxSteeringBytes ? static_cast<long long>(text.size()) : -2;
+    struct stat info {};
+    if (::stat(path_.c_str(), &info) == 0) {
+      if (!S_ISREG(info.st_mode) || static_cast<std::size_t>(info.st_size) > kMaxSteeringBytes) {
+        length = -2;
+      } else {
+        try {
+          std::ifstream in(path_, std::ios::binary);
+          text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+          length = text.size() <= kMaxSteeringBytes ? static_cast<long long>(text.size()) : -2;
+        } catch (const std::exception&) {
+          length = -1;
+        }
+      }
     }
   }
   PetscCallMPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
   if (length == -2) {
-    // Too large to be a steering file: said once, and nothing changes.
+    // Not something to read as a steering file: said once, and nothing changes.
     if (!oversize_)
       PetscCall(PetscFPrintf(comm, PETSC_STDERR,
-                             "stablefluids: warning: steering file '%s' is over %zu bytes; "
-                             "keeping what was steered before\n",
+                             "stablefluids: warning: steering file '%s' is not a regular file of "
+                             "at most %zu bytes; keeping what was steered before\n",
                              path_.c_str(), kMaxSteeringBytes));
     oversize_ = true;
     PetscFunctionReturn(0);

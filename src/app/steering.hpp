@@ -22,7 +22,8 @@ public:
   void setup(const JobConfig& job);
   bool enabled() const { return !path_.empty(); }
 
-  /// Every every_steps steps (step counts the steps done): rank 0 reads the file, every rank
+  /// At the first call and then every every_steps steps (step counts the steps done): rank 0
+  /// reads the file, every rank
   /// gets its text, and if it changed, parses it. *changed tells every rank whether what is
   /// steered changed. Collective.
   PetscErrorCode poll(MPI_Comm comm, PetscInt step, bool* changed);
@@ -36,7 +37,8 @@ private:
   std::string path_;
   PetscInt every_ = 1;
   bool seen_ = false;      // the file existed at the last read
-  bool oversize_ = false;  // it was too large (said once)
+  bool oversize_ = false;  // it was too large or not a file (said once)
+  bool polled_ = false;    // the first poll happened
   std::string text_;   // its text then
   Steered steered_;
   std::vector<ScalarConfig> sources_;

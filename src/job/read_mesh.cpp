@@ -100,23 +100,35 @@ void load_meshes(MPI_Comm comm, const JobParser& parser, JobConfig& job) {
       MPI_Bcast(error.data(), error_length, MPI_CHAR, 0, comm);
       parser.fail(file.line, file.key, "cannot read mesh '" + file.path + "': " + error);
     }
-    if (!broadcast(comm, &vertices, MPI_DOUBLE) || !broadcast(comm, &triangles, MPI_INT64_T)) {
-      parser.fail(file.line, file.key,
-                  "mesh '" + file.path + "' (" + std::to_string(triangles.size() / 3) +
-                      " triangles) does not fit in the memory of every rank");
-    }
-    // Scaled about the file's origin, then moved so that its bounding box is centred on
-    // `center` if the job gives one.
-    for (double& x : vertices) x *= file.scale;
-    if (file.centred) {
-      const TriangleMesh scaled(vertices, {});
-      for (size_t v = 0; v < vertices.size(); ++v) {
-        const size_t a = v % 3;
-        vertices[v] += file.center[a] - 0.5 * (scaled.lower()[a] + scaled.upper()[a]);
+    // Rank 0's count, the same on every rank, for the message.
+    long long count = static_cast<long long>(triangles.size() / 3);
+    MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, comm);
+    const std::string too_large = "mesh '" + file.path + "' (" + std::to_string(count) +
+                                  " triangles) does not fit in the memory of every rank";
+    if (!broadcast(comm, &vertices, MPI_DOUBLE) || !broadcast(comm, &triangles, MPI_INT64_T))
+      parser.fail(file.line, file.key, too_large);
+    // Built on every rank; the ranks agree that it fitted before any of them goes on.
+    std::shared_ptr<const TriangleMesh> mesh;
+    std::string open;
+    int built = 1, everywhere = 0;
+    try {
+      // Scaled about the file's origin, then moved so that its bounding box is centred on
+      // `center` if the job gives one.
+      for (double& x : vertices) x *= file.scale;
+      if (file.centred) {
+        const TriangleMesh scaled(vertices, {});
+        for (size_t v = 0; v < vertices.size(); ++v) {
+          const size_t a = v % 3;
+          vertices[v] += file.center[a] - 0.5 * (scaled.lower()[a] + scaled.upper()[a]);
+        }
       }
+      mesh = std::make_shared<const TriangleMesh>(std::move(vertices), std::move(triangles));
+      open = mesh->closed_problem();
+    } catch (const std::bad_alloc&) {
+      built = 0;
     }
-    auto mesh = std::make_shared<const TriangleMesh>(std::move(vertices), std::move(triangles));
-    const std::string open = mesh->closed_problem();
+    MPI_Allreduce(&built, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+    if (!everywhere) parser.fail(file.line, file.key, too_large);
     if (!open.empty()) {
       parser.fail(file.line, file.key,
                   "mesh '" + file.path + "' is not a closed surface: " + open +

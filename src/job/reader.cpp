@@ -215,13 +215,16 @@ Steered JobParser::parse_steering(const std::string& text, const JobConfig& job)
   max_entries_ = std::max(text.size(), static_cast<std::size_t>(kMaxJobFileBytes));
   Steered steered;
   steered.sources.resize(job.scalars.size());
-  YAML::Node document;
+  std::vector<YAML::Node> documents;
   try {
-    document = YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     fail(e.mark.is_null() ? 0 : e.mark.line + 1, "", "YAML syntax error: " + e.msg);
   }
-  if (!document || document.IsNull()) return steered;  // empty: nothing steered
+  if (documents.size() > 1)
+    fail(line_of(documents[1]), "", "expected a single YAML document, found a second one here");
+  if (documents.empty() || documents.front().IsNull()) return steered;  // empty: nothing
+  const YAML::Node& document = documents.front();
   const Field root{document, "", line_of(document)};
   const MapReader top(*this, root, false, {"forces", "sources"});
   const int dim = job.grid.dim;

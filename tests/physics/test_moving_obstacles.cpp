@@ -286,36 +286,39 @@ TEST(MovingObstacle, ATurningSquareIsWhereItsAngleSaysAndMovesItsFaces) {
 
 TEST(MovingObstacle, AKeyframedBodyFollowsItsPathAndAnglesAndMovesItsFaces) {
   // A square slides right, then turns by 0.8 while it rises, then stays: the keyframes at
-  // t = 0, 0.1 and 0.2, linear in between, held after.
+  // t = 0, 0.125 and 0.25, linear in between, held after. Steps of 1/32 land exactly on the
+  // keyframes' times (binary fractions), where the faces must carry the stretch the step moved
+  // along, the one that ends there.
   const std::string text =
       "name: keyframed\n"
       "grid: {cells: [48, 48], size: [1, 1]}\n"
       "boundary: {x: free-slip, y: free-slip}\n"
       "obstacles: [{shape: box, lower: [0.2, 0.35], upper: [0.4, 0.55], motion: {keyframes: [\n"
-      "  {time: 0, position: [0, 0]}, {time: 0.1, position: [0.2, 0]},\n"
-      "  {time: 0.2, position: [0.2, 0.1], angle: 0.8}]}}]\n"
-      "time: {dt: 0.015, end: 0.3}\n" + scratch_output();
+      "  {time: 0, position: [0, 0]}, {time: 0.125, position: [0.2, 0]},\n"
+      "  {time: 0.25, position: [0.2, 0.1], angle: 0.8}]}}]\n"
+      "time: {dt: 0.03125, end: 0.5}\n" + scratch_output();
   const JobConfig job = parse_job(text, "keyframed.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  for (int s = 0; s < 20; ++s) {
+  int on_keyframes = 0;
+  for (int s = 0; s < 12; ++s) {
     StepReport report;
     ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
     EXPECT_LT(report.max_divergence, 1e-6) << "step " << s;
-    // Where the path puts the square's centre (0.3, 0.45) and its angle, and their rates (the
-    // rates of the segment the step ends in; none once the path has ended). Steps of 0.015 end
-    // near the keyframes' times but never on them (t = 0.09, 0.105, 0.195, 0.21), so that
-    // rounding cannot put a step's end on the wrong side of a keyframe.
+    // Where the path puts the square's centre (0.3, 0.45) and its angle, and their rates: those
+    // of the stretch (t0, t1] the step ends in, none once the path has ended.
     const double t = simulation.time();
-    const bool sliding = t < 0.1, rising = !sliding && t < 0.2;
-    const double cx = 0.3 + 0.2 * std::min(t / 0.1, 1.0);
-    const double cy = 0.45 + 0.1 * std::clamp((t - 0.1) / 0.1, 0.0, 1.0);
-    const double angle = 0.8 * std::clamp((t - 0.1) / 0.1, 0.0, 1.0);
-    const double vx = sliding ? 2.0 : 0.0, vy = rising ? 1.0 : 0.0, omega = rising ? 8.0 : 0.0;
+    on_keyframes += t == 0.125 || t == 0.25;
+    const bool sliding = t <= 0.125, rising = !sliding && t <= 0.25;
+    const double cx = 0.3 + 0.2 * std::min(t / 0.125, 1.0);
+    const double cy = 0.45 + 0.1 * std::clamp((t - 0.125) / 0.125, 0.0, 1.0);
+    const double angle = 0.8 * std::clamp((t - 0.125) / 0.125, 0.0, 1.0);
+    const double vx = sliding ? 1.6 : 0.0, vy = rising ? 0.8 : 0.0, omega = rising ? 6.4 : 0.0;
     EXPECT_EQ(misplaced_square(simulation, cx, cy, 0.1, angle), 0) << "step " << s << " t " << t;
     EXPECT_LT(surface_departure(simulation, vx, vy, omega, cx, cy), 1e-12)
         << "step " << s << " t " << t;
   }
+  EXPECT_EQ(on_keyframes, 2);  // the steps did end on both keyframes
 }
 
 }  // namespace
