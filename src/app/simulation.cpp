@@ -262,7 +262,7 @@ void Simulation::build_step() {
   const Run project = [this, incremental](double dt, StepReport* report) {
     PetscFunctionBeginUser;
     ProjectionStats projection;
-    projection_->set_time(time_ + dt);
+    projection_->set_time(step_end(dt));
     if (incremental)
       PetscCall(projection_->project_increment(velocity_, dt, &projection));
     else
@@ -306,7 +306,7 @@ void Simulation::build_step() {
   const Run move_obstacles = [this](double dt, StepReport*) {
     PetscFunctionBeginUser;
     const int before = solids_.version();
-    PetscCall(solids_.move_to(time_ + dt));
+    PetscCall(solids_.move_to(step_end(dt)));
     PetscCall(solids_.hold_solid_faces(velocity_));
     // No cell changed on any rank (version() is the same on all): nothing to fill.
     if (solids_.version() != before)
@@ -350,7 +350,7 @@ void Simulation::build_step() {
   // the step's projection balances the flux they bring in then.
   const Run vary_inflows = [this](double dt, StepReport*) {
     PetscFunctionBeginUser;
-    velocity_.set_time(time_ + dt);
+    velocity_.set_time(step_end(dt));
     PetscCall(velocity_.fill_ghosts());
     PetscFunctionReturn(0);
   };
@@ -420,14 +420,16 @@ void Simulation::build_step() {
   stages_.push_back({"dissipate", std::nullopt, implicit(dissipate_scalars)});
 }
 
-PetscErrorCode Simulation::step(double dt, StepReport* report) {
+PetscErrorCode Simulation::step(double dt, StepReport* report, std::optional<double> lands_on) {
   PetscFunctionBeginUser;
+  step_end_ = lands_on;
   for (const StepStage& stage : stages_) {
     if (stage.clock) PetscCall(timers_.begin(*stage.clock));
     PetscCall(stage.run(dt, report));
     if (stage.clock) PetscCall(timers_.end(*stage.clock));
   }
-  time_ += dt;
+  time_ = step_end(dt);
+  step_end_.reset();
   ++step_;
   report->step = step_;
   report->dt = dt;
@@ -666,8 +668,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(choose_dt(&dt, &lands_on, &report));
     ChangeWatch watch;
     if (steady_tolerance > 0.0) PetscCall(watch.begin(velocity_, scalars_));
-    PetscCall(step(dt, &report));
-    if (lands_on) time_ = *lands_on;  // exactly, despite rounding in time_ + dt
+    PetscCall(step(dt, &report, lands_on));  // ends exactly on lands_on, if given
     PetscCall(check_state("after step", step_, 0.0));
     PetscCall(diagnostics_.measure(velocity_, scalars_, projection_->pressure(),
                                    &report.diagnostics));

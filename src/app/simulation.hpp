@@ -56,13 +56,18 @@ public:
   PetscErrorCode write_checkpoint(std::string* path);
 
   /// Advances the state by one step of length dt (Stam's four steps plus sources and
-  /// dissipation) and fills in what the step did. Collective.
-  PetscErrorCode step(double dt, StepReport* report);
+  /// dissipation) and fills in what the step did. `lands_on`, if given, is the time the step
+  /// ends at exactly (an output time choose_dt() shortened it to), which time_ + dt may miss by
+  /// rounding. Collective.
+  PetscErrorCode step(double dt, StepReport* report, std::optional<double> lands_on = {});
 
   /// The step the job asks for now: fixed, or CFL-adaptive from the current velocity. Collective.
   PetscErrorCode stable_dt(double* dt, double* max_velocity) const;
 
   double time() const { return time_; }
+  /// The time the step being taken ends at: what moving obstacles, varying inflows and the
+  /// air's pressure are evaluated at.
+  double step_end(double dt) const { return step_end_ ? *step_end_ : time_ + dt; }
   PetscInt step_count() const { return step_; }
   const Grid& grid() const { return grid_; }
   const SolidMask& solids() const { return solids_; }
@@ -144,6 +149,7 @@ private:
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Forces forces_;
   Steering steering_;  // forces and sources a user adds while the run goes on
+  std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one
   FlowDiagnostics diagnostics_;
   std::unique_ptr<Advection> advection_;  // time.scheme: stam
   std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2
