@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "keyframes.hpp"
 #include "region.hpp"
 
 namespace sf {
@@ -60,19 +61,12 @@ struct FaceBoundary {
   std::array<double, 3> inflow_velocity(double time) const {
     std::array<double, 3> v = velocity;
     if (!keyframes.empty()) {
-      const Keyframe& first = keyframes.front();
-      const Keyframe& last = keyframes.back();
-      if (time <= first.time) {
-        v = first.velocity;
-      } else if (time >= last.time) {
-        v = last.velocity;
-      } else {
-        size_t n = 0;
-        while (keyframes[n + 1].time <= time) ++n;
-        const Keyframe& a = keyframes[n];
-        const Keyframe& b = keyframes[n + 1];
-        const double s = (time - a.time) / (b.time - a.time);
-        for (int c = 0; c < 3; ++c) v[c] = a.velocity[c] + s * (b.velocity[c] - a.velocity[c]);
+      const KeyframeSpot spot = locate_keyframe(keyframes, time);
+      const Keyframe& a = keyframes[spot.n];
+      v = a.velocity;
+      if (!spot.held) {
+        const Keyframe& b = keyframes[spot.n + 1];
+        for (int c = 0; c < 3; ++c) v[c] += spot.s * (b.velocity[c] - a.velocity[c]);
       }
     }
     if (pulsation_period > 0.0) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "cut_faces.hpp"
+#include "keyframes.hpp"
 #include "region.hpp"
 
 namespace sf {
@@ -40,26 +41,22 @@ void ObstacleConfig::Motion::keyframed(double time, std::array<double, 3>* posit
   rate->fill(0.0);
   *angle = *angle_rate = 0.0;
   if (keyframes.empty()) return;
-  // Held before the first and after the last; within a segment (t0, t1] linear, its rate the
-  // segment's slope. At a keyframe's own time the rate is the segment that ends there: the
-  // body's faces are given the velocity at the end of a step (move_to(t + dt)), and a step that
-  // ends on a keyframe moved along the segment before it.
-  if (time <= keyframes.front().time || time > keyframes.back().time) {
-    const Keyframe& held = time <= keyframes.front().time ? keyframes.front() : keyframes.back();
-    *position = held.position;
-    *angle = held.angle;
+  // The rate at a keyframe's own time is the stretch's that ends there (locate_keyframe): the
+  // body's faces are given the velocity at the end of a step (move_to(t + dt)).
+  const KeyframeSpot spot = locate_keyframe(keyframes, time);
+  const Keyframe& a = keyframes[spot.n];
+  if (spot.held) {
+    *position = a.position;
+    *angle = a.angle;
     return;
   }
-  size_t n = 0;
-  while (keyframes[n + 1].time < time) ++n;
-  const Keyframe& a = keyframes[n];
-  const Keyframe& b = keyframes[n + 1];
-  const double span = b.time - a.time, s = (time - a.time) / span;
+  const Keyframe& b = keyframes[spot.n + 1];
+  const double span = b.time - a.time;
   for (int c = 0; c < 3; ++c) {
-    (*position)[c] = a.position[c] + s * (b.position[c] - a.position[c]);
+    (*position)[c] = a.position[c] + spot.s * (b.position[c] - a.position[c]);
     (*rate)[c] = (b.position[c] - a.position[c]) / span;
   }
-  *angle = a.angle + s * (b.angle - a.angle);
+  *angle = a.angle + spot.s * (b.angle - a.angle);
   *angle_rate = (b.angle - a.angle) / span;
 }
 
