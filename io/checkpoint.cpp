@@ -99,11 +99,12 @@ PetscErrorCode write_run_state(CollectiveFile& out, const Grid& grid, const JobC
   const std::string version = STABLEFLUIDS_VERSION;
   // The small datasets' checksums, from rank 0's values (the ones written), so that every rank
   // writes the same attribute.
-  std::uint32_t small_crcs[3] = {
+  std::uint32_t small_crcs[4] = {
       crc32_of(job.text.data(), job.text.size()),
       crc32_of(state.frame_times.data(), state.frame_times.size() * sizeof(double)),
-      state_checksum(state.time, step, state.last_dt, next_frame, frames)};
-  PetscCallMPI(MPI_Bcast(small_crcs, 3, MPI_UINT32_T, 0, comm));
+      state_checksum(state.time, step, state.last_dt, next_frame, frames),
+      crc32_of(state.bodies.data(), state.bodies.size() * sizeof(double))};
+  PetscCallMPI(MPI_Bcast(small_crcs, 4, MPI_UINT32_T, 0, comm));
 
   const hid_t file = out.id(), transfer = out.transfer();
   std::string* error = out.error();
@@ -127,6 +128,10 @@ PetscErrorCode write_run_state(CollectiveFile& out, const Grid& grid, const JobC
   ok = write_checksum(file, "job_overrides", overrides_crc, error) && ok;
   ok = write_small(file, "frame_times", H5T_NATIVE_DOUBLE, state.frame_times.data(),
                    state.frame_times.size(), rank == 0, transfer, small_crcs[1], error) && ok;
+  // Floating bodies: where they are and how fast they go (FloatingBodies::state()).
+  if (!state.bodies.empty())
+    ok = write_small(file, "floating_bodies", H5T_NATIVE_DOUBLE, state.bodies.data(),
+                     state.bodies.size(), rank == 0, transfer, small_crcs[3], error) && ok;
   out.record(ok);
   PetscFunctionReturn(0);
 }

@@ -57,6 +57,7 @@ struct RunState {
   PetscInt next_frame = 0;          // index of the next output time
   std::vector<double> frame_times;  // times of the frames written so far
   double output_interval = 0.0;     // the interval next_frame counts in (read from the job)
+  std::vector<double> bodies;       // the floating bodies' state (FloatingBodies::state())
 };
 
 /// The step before the current one, which the second-order time step (time.scheme: bdf2) needs

@@ -293,6 +293,14 @@ void read_run_state(hid_t file, RunState* state, std::string* problem) {
       if (computed != stored) *problem = mismatch("dataset frame_times", stored, computed);
     }
   }
+  // Floating bodies, if the run has any (the job says whether it must: FloatingBodies::restore
+  // refuses a count that does not match).
+  if (ok && problem->empty() && H5Lexists(file, "floating_bodies", H5P_DEFAULT) > 0 &&
+      read_small(file, "floating_bodies", H5T_NATIVE_DOUBLE, &state->bodies, &stored, problem)) {
+    const std::uint32_t computed =
+        crc32_of(state->bodies.data(), state->bodies.size() * sizeof(double));
+    if (computed != stored) *problem = mismatch("dataset floating_bodies", stored, computed);
+  }
   state->step = static_cast<PetscInt>(step);
   state->next_frame = static_cast<PetscInt>(next_frame);
 }

@@ -57,6 +57,29 @@ struct FreeSurfaceProjection::Impl {
     return std::max(phi_s / (phi_s - phi_n), kLeastTheta);
   }
 
+  // Floating bodies (couple()): per liquid cell next to a body, its column G_c of that body
+  // (floating_bodies.hpp), and per body the inverse of its mass with the liquid's half cells.
+  struct BodyRow {
+    size_t offset;  // the cell in the owned box (box_offset)
+    size_t body;
+    std::array<double, FloatingBodies::kDofs> g;
+  };
+  FloatingBodies* bodies = nullptr;
+  std::vector<BodyRow> body_rows;
+  std::vector<double> inverse_mass;  // kDofs^2 per body
+  double cell_volume = 1.0;
+  OwnedMat coupled;  // the shell A + V_cell G^T M^-1 G
+
+  /// The bodies' rows and masses from the liquid and the mask as they are now. Collective.
+  PetscErrorCode build_coupling(const ArrayView& level);
+  /// Per body, V_cell G x (kDofs numbers each): the generalised force of a pressure x.
+  /// Collective.
+  PetscErrorCode body_forces(Vec x, std::vector<double>* forces) const;
+  /// y = A x + G^T M^-1 (V_cell G x).
+  static PetscErrorCode coupled_product(Mat shell, Vec x, Vec y);
+  /// The bodies' velocities at the end of the step from the pressure, given to the bodies.
+  PetscErrorCode update_bodies(double dt);
+
   /// Per owned cell (box_offset layout): bit 2 a + side set where the liquid leaves that wall
   /// of the domain, which is then open to air (p = 0 on the wall's face) in the operator.
   std::vector<unsigned char> open_walls;
@@ -389,6 +412,145 @@ PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& l
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FreeSurfaceProjection::Impl::build_coupling(const ArrayView& level) {
+  PetscFunctionBeginUser;
+  constexpr int kDofs = FloatingBodies::kDofs;
+  const Grid& g = *grid;
+  const int dim = g.dim();
+  const IndexBox owned = g.owned_cells();
+  const size_t count = bodies->bodies().size();
+  body_rows.clear();
+  // The liquid's half cells beside each body's faces, as a mass: sum (V_cell / 2) j_f j_f^T.
+  std::vector<double> local(count * kDofs * kDofs, 0.0), shell(local.size(), 0.0);
+  for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids->liquid(level, i, j, k)) return;
+    const size_t first = body_rows.size();
+    for (int a = 0; a < dim; ++a)
+      for (int side = 0; side < 2; ++side) {
+        PetscInt n[3] = {i, j, k};
+        n[a] += side == 0 ? -1 : 1;
+        if (n[a] < 0 || n[a] >= g.cells(a) || !solids->solid(n[0], n[1], n[2])) continue;
+        const int obstacle = solids->obstacle_of_cell(n[0], n[1], n[2]);
+        const int b = bodies->body_of_obstacle(obstacle);
+        if (b < 0) continue;
+        // j_f = (e_a, r x e_a), r from the centre of mass to the face's centre.
+        const PetscInt face[3] = {side == 0 ? i : n[0], side == 0 ? j : n[1],
+                                  side == 0 ? k : n[2]};
+        double x[3];
+        solids->face_center(a, face[0], face[1], face[2], x);
+        const std::array<double, 3> r = solids->arm(static_cast<size_t>(obstacle), x);
+        std::array<double, kDofs> jf{};
+        jf[a] = 1.0;
+        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+        // r x e_a: component a1 is r_a2, component a2 is -r_a1.
+        jf[3 + a1] = r[a2];
+        jf[3 + a2] = -r[a1];
+        for (int d = 0; d < kDofs; ++d)
+          if (!bodies->free(static_cast<size_t>(b), d)) jf[d] = 0.0;
+        // This cell's row for body b (one per body it touches).
+        size_t row = first;
+        while (row < body_rows.size() && body_rows[row].body != static_cast<size_t>(b)) ++row;
+        if (row == body_rows.size())
+          body_rows.push_back({box_offset(owned, i, j, k), static_cast<size_t>(b), {}});
+        const double tau = (side == 0 ? -1.0 : 1.0) / g.spacing(a);
+        double* m = &local[static_cast<size_t>(b) * kDofs * kDofs];
+        for (int d = 0; d < kDofs; ++d) {
+          body_rows[row].g[d] += tau * jf[d];
+          for (int e = 0; e < kDofs; ++e) m[d * kDofs + e] += 0.5 * cell_volume * jf[d] * jf[e];
+        }
+      }
+  });
+  PetscCallMPI(MPI_Allreduce(local.data(), shell.data(), static_cast<int>(local.size()),
+                             MPI_DOUBLE, MPI_SUM, g.comm()));
+  inverse_mass.assign(count * kDofs * kDofs, 0.0);
+  for (size_t b = 0; b < count; ++b) {
+    double m[kDofs * kDofs];
+    bodies->mass_matrix(b, m);
+    bool free[kDofs];
+    for (int d = 0; d < kDofs; ++d) free[d] = bodies->free(b, d);
+    for (int d = 0; d < kDofs * kDofs; ++d) m[d] += shell[b * kDofs * kDofs + d];
+    PetscCheck(invert_free_part(free, m, &inverse_mass[b * kDofs * kDofs]), g.comm(),
+               PETSC_ERR_PLIB, "the mass matrix of floating obstacle %zu is not positive definite",
+               bodies->bodies()[b].obstacle);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::body_forces(Vec x, std::vector<double>* forces) const {
+  PetscFunctionBeginUser;
+  constexpr int kDofs = FloatingBodies::kDofs;
+  std::vector<double> local(bodies->bodies().size() * kDofs, 0.0);
+  forces->assign(local.size(), 0.0);
+  const PetscScalar* values;
+  PetscCall(VecGetArrayRead(x, &values));
+  for (const BodyRow& row : body_rows)
+    for (int d = 0; d < kDofs; ++d)
+      local[row.body * kDofs + d] += cell_volume * row.g[d] * values[row.offset];
+  PetscCall(VecRestoreArrayRead(x, &values));
+  PetscCallMPI(MPI_Allreduce(local.data(), forces->data(), static_cast<int>(local.size()),
+                             MPI_DOUBLE, MPI_SUM, grid->comm()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::coupled_product(Mat shell, Vec x, Vec y) {
+  PetscFunctionBeginUser;
+  constexpr int kDofs = FloatingBodies::kDofs;
+  Impl* s = nullptr;
+  PetscCall(MatShellGetContext(shell, &s));
+  PetscCall(MatMult(s->matrix, x, y));
+  std::vector<double> forces;
+  PetscCall(s->body_forces(x, &forces));
+  // M^-1 F per body, then each row's G_c . (M^-1 F).
+  std::vector<double> motion(forces.size(), 0.0);
+  for (size_t b = 0; b < forces.size() / kDofs; ++b)
+    for (int d = 0; d < kDofs; ++d)
+      for (int e = 0; e < kDofs; ++e)
+        motion[b * kDofs + d] +=
+            s->inverse_mass[b * kDofs * kDofs + d * kDofs + e] * forces[b * kDofs + e];
+  PetscScalar* values;
+  PetscCall(VecGetArray(y, &values));
+  for (const BodyRow& row : s->body_rows) {
+    double sum = 0.0;
+    for (int d = 0; d < kDofs; ++d) sum += row.g[d] * motion[row.body * kDofs + d];
+    values[row.offset] += sum;
+  }
+  PetscCall(VecRestoreArray(y, &values));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::Impl::update_bodies(double dt) {
+  PetscFunctionBeginUser;
+  constexpr int kDofs = FloatingBodies::kDofs;
+  std::vector<double> forces;
+  PetscCall(body_forces(pressure, &forces));
+  for (size_t b = 0; b < bodies->bodies().size(); ++b) {
+    double q[kDofs];
+    bodies->velocity(b, q);
+    for (int d = 0; d < kDofs; ++d)
+      for (int e = 0; e < kDofs; ++e)
+        q[d] += dt * inverse_mass[b * kDofs * kDofs + d * kDofs + e] * forces[b * kDofs + e];
+    bodies->set_velocity(b, q);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::couple(FloatingBodies* bodies) {
+  PetscFunctionBeginUser;
+  Impl& s = *impl_;
+  if (!bodies || !bodies->any()) PetscFunctionReturn(0);
+  s.bodies = bodies;
+  s.cell_volume = 1.0;
+  for (int a = 0; a < s.grid->dim(); ++a) s.cell_volume *= s.grid->spacing(a);
+  PetscInt local = 0, global = 0;
+  PetscCall(MatGetLocalSize(s.matrix, &local, nullptr));
+  PetscCall(MatGetSize(s.matrix, &global, nullptr));
+  PetscCall(MatCreateShell(s.grid->comm(), local, local, global, global, &s,
+                           s.coupled.replace()));
+  PetscCall(MatShellSetOperation(s.coupled, MATOP_MULT,
+                                 reinterpret_cast<void (*)(void)>(Impl::coupled_product)));
+  PetscFunctionReturn(0);
+}
+
 FreeSurfaceProjection::FreeSurfaceProjection() : impl_(std::make_unique<Impl>()) {}
 
 FreeSurfaceProjection::~FreeSurfaceProjection() = default;
@@ -462,6 +624,7 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     std::fill(s.open_walls.begin(), s.open_walls.end(), 0);
   PetscInt iterations = 0;
   KrylovOutcome outcome;
+  if (s.bodies) PetscCall(s.build_coupling(level));
   for (int sweep = 1;; ++sweep) {
     PetscCall(s.set_wall_velocity(velocity));
     PetscCall(velocity.fill_ghosts());
@@ -469,7 +632,13 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     PetscInt dirichlet = 0;
     PetscCall(s.assemble(level, &dirichlet));
     PetscCall(s.set_null_space(level, dirichlet));
-    PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+    if (s.bodies) {
+      // The bodies' sums over a closed surface vanish: the constant stays in the null space.
+      PetscCall(MatSetNullSpace(s.coupled, s.null_space));
+      PetscCall(KSPSetOperators(s.ksp, s.coupled, s.matrix));
+    } else {
+      PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));
+    }
     PetscCall(solve_krylov(s.ksp, s.rhs, s.pressure, &outcome));
     iterations += outcome.iterations;
     if (outcome.reason == KSP_DIVERGED_NANORINF)
@@ -487,6 +656,12 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     if (changed == 0) break;
   }
   PetscCall(s.subtract_gradient(velocity, level, dt));
+  if (s.bodies) {
+    // The bodies' faces take the velocities the solve gave them, which make the liquid beside
+    // them divergence-free.
+    PetscCall(s.update_bodies(dt));
+    PetscCall(s.solids->hold_solid_faces(velocity));
+  }
   s.last_dt = dt;
   stats->iterations = iterations;
   stats->residual_norm = outcome.residual_norm;

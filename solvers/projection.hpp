@@ -18,6 +18,8 @@
 
 namespace sf {
 
+class FloatingBodies;
+
 struct ProjectionStats {
   PetscInt iterations = 0;
   double residual_norm = 0.0;   // final KSP residual norm
@@ -50,11 +52,13 @@ public:
 
 /// The projection strategy for the job: the Krylov one, or with a liquid's level set the
 /// free-surface one (free_surface_projection.hpp); an FFT projection for periodic boxes will be
-/// a new class and one entry here. Collective.
+/// a new class and one entry here. Floating `bodies` (with a liquid only) are coupled into the
+/// free-surface one. Collective.
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config, std::unique_ptr<Projection>* projection,
                                Field* level_set = nullptr,
-                               const std::vector<AirPressure>& air = {});
+                               const std::vector<AirPressure>& air = {},
+                               FloatingBodies* bodies = nullptr);
 
 /// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
 /// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.

@@ -3,6 +3,7 @@
 #include "simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "health.hpp"
@@ -21,6 +22,12 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(timers_.setup());
   PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
   PetscCall(solids_.setup(grid_, job.obstacles));
+  PetscCall(bodies_.setup(grid_, solids_, job.forces.gravity));
+  if (bodies_.any()) {
+    // Placed about their centres of mass, with their start velocities.
+    PetscCall(solids_.move_to(time_));
+    PetscCall(bodies_.check_clear_of_walls());
+  }
   PetscCall(velocity_.setup_velocity(grid_));
   velocity_.set_time(time_);  // inflows that vary in time (a restart sets its own time)
   PetscCall(set_initial_velocity(job.velocity, velocity_));
@@ -67,7 +74,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
                             job.liquid.enabled ? &scalars_.back() : nullptr,
-                            job.liquid.air_pressure));
+                            job.liquid.air_pressure, &bodies_));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
@@ -83,6 +90,17 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   else
     PetscCall(resume(restart, &resumed));
   std::vector<std::string> columns = diagnostics_.columns();
+  // Floating bodies: where each is and how fast it goes, obstacle<n>_x/y(/z) and _vx/vy(/vz),
+  // then its turn: in 2D its angle from the start and angular velocity, obstacle<n>_angle and
+  // _wz, in 3D its angular velocity _wx/wy/wz.
+  for (const FloatingBodies::Body& body : bodies_.bodies()) {
+    const std::string prefix = "obstacle" + std::to_string(body.obstacle) + "_";
+    for (const char* what : {"", "v"})
+      for (int a = 0; a < grid_.dim(); ++a) columns.push_back(prefix + what + "xyz"[a]);
+    if (grid_.dim() == 2) columns.push_back(prefix + "angle");
+    for (int a = grid_.dim() == 2 ? 2 : 0; a < 3; ++a)
+      columns.push_back(prefix + "w" + "xyz"[a]);
+  }
   if (job.time.steady_tolerance > 0.0) columns.push_back("change_rate");
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
@@ -175,6 +193,7 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   step_ = state->step;
   // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time, and
   // so do inflows that vary.
+  if (bodies_.any()) PetscCall(bodies_.restore(state->bodies));
   if (solids_.moving()) PetscCall(solids_.move_to(time_));
   velocity_.set_time(time_);
   projection_->set_last_dt(state->last_dt);
@@ -244,6 +263,11 @@ void Simulation::build_step() {
     }
     PetscCall(fill_all_ghosts());
     PetscCall(forces_.apply(velocity_, scalars_, dt));
+    if (bodies_.any()) {
+      // The floating bodies fall too; the projection then lets the liquid push them.
+      bodies_.accelerate(dt);
+      PetscCall(solids_.hold_solid_faces(velocity_));
+    }
     PetscFunctionReturn(0);
   };
   const Run diffuse = [this, &job](double dt, StepReport* report) {
@@ -306,7 +330,10 @@ void Simulation::build_step() {
   const Run move_obstacles = [this](double dt, StepReport*) {
     PetscFunctionBeginUser;
     const int before = solids_.version();
+    // Floating bodies move over the step at the velocity they have (floating_bodies.hpp).
+    bodies_.advance(dt);
     PetscCall(solids_.move_to(step_end(dt)));
+    PetscCall(bodies_.check_clear_of_walls());
     PetscCall(solids_.hold_solid_faces(velocity_));
     // No cell changed on any rank (version() is the same on all): nothing to fill.
     if (solids_.version() != before)
@@ -576,6 +603,7 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
   state.last_dt = projection_->last_dt();
   state.next_frame = schedule_.next_frame();
   state.frame_times = writer_.frame_times();
+  state.bodies = bodies_.state();
   PetscCall(timers_.begin(Stage::Output));
   StepHistory history;
   if (bdf2_) {
@@ -672,6 +700,14 @@ PetscErrorCode Simulation::run(int* interrupted) {
     PetscCall(check_state("after step", step_, 0.0));
     PetscCall(diagnostics_.measure(velocity_, scalars_, projection_->pressure(),
                                    &report.diagnostics));
+    for (const FloatingBodies::Body& body : bodies_.bodies()) {
+      for (const std::array<double, 3>* what : {&body.pose.position, &body.pose.velocity})
+        for (int a = 0; a < grid_.dim(); ++a) report.diagnostics.push_back((*what)[a]);
+      if (grid_.dim() == 2)
+        report.diagnostics.push_back(std::atan2(body.pose.rotation[3], body.pose.rotation[0]));
+      for (int a = grid_.dim() == 2 ? 2 : 0; a < 3; ++a)
+        report.diagnostics.push_back(body.pose.omega[a]);
+    }
     if (steady_tolerance > 0.0) {
       double change = 0.0;
       PetscCall(watch.end(velocity_, scalars_, &change));

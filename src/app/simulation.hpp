@@ -24,6 +24,7 @@
 #include "grid.hpp"
 #include "frame_writer.hpp"
 #include "in_situ.hpp"
+#include "floating_bodies.hpp"
 #include "solids.hpp"
 #include "projection.hpp"
 #include "run_lock.hpp"
@@ -71,6 +72,7 @@ public:
   PetscInt step_count() const { return step_; }
   const Grid& grid() const { return grid_; }
   const SolidMask& solids() const { return solids_; }
+  const FloatingBodies& floating_bodies() const { return bodies_; }
   Field& velocity() { return velocity_; }
   std::vector<Field>& scalars() { return scalars_; }
   Vec pressure() const { return projection_->pressure(); }
@@ -140,6 +142,7 @@ private:
   OutputLock lock_;
   Grid grid_;
   SolidMask solids_;
+  FloatingBodies bodies_;  // the obstacles that float (with a liquid)
   Field velocity_;
   // The job's scalars in its order, then with a liquid its level set (advected, written and
   // checkpointed with them): scalars_[job.scalars.size()].

@@ -138,6 +138,12 @@ std::vector<std::string> physics_description(const JobConfig& job) {
                      format(key.angle);
       if (!o.motion.keyframes.empty() && dim == 3) obstacles += " axis " + format(o.motion.axis, 3);
     }
+    if (o.floating.enabled) {
+      obstacles += " floating density " + format(o.floating.density) +
+                   (o.floating.turns ? "" : " not turning") + " from " +
+                   format(o.floating.velocity, dim);
+      if (o.floating.turns) obstacles += " turning " + format(o.floating.angular_velocity, 3);
+    }
     obstacles += "; ";
   }
   add("obstacles", obstacles);

@@ -72,6 +72,14 @@ Region JobParser::parse_region(const MapReader& map, int dim,
   return region;
 }
 
+std::array<double, 3> JobParser::read_angular_velocity(const Field& turn, int dim) const {
+  // In 2D the one axis a turn can have is z: a number; in 3D a vector.
+  if (dim == 3) return read_vector(turn, dim);
+  if (!turn.node.IsScalar())
+    fail(turn, "expected a number in 2D (radians per unit time about z), " + describe(turn.node));
+  return {0.0, 0.0, read_number(turn)};
+}
+
 void JobParser::read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const {
   const auto axis = keys.find("axis");
   const auto list = keys.find("keyframes");
@@ -133,7 +141,8 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
     const std::optional<Field>& field, int dim, const std::vector<ScalarConfig>& scalars) const {
   std::vector<ObstacleConfig> obstacles;
   for (const Field& item : list_items(field, "obstacles")) {
-    const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes", "motion"};
+    const std::vector<std::string> own = {"boundary", "surface", "scalars", "fluxes", "motion",
+                                          "floating"};
     ObstacleConfig obstacle;
     const MapReader map = region_reader(item, with_extra({"file", "scale"}, own));
     const Field shape = map.require("shape");
@@ -173,18 +182,8 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       ObstacleConfig::Motion& m = obstacle.motion;
       if (auto velocity = keys.find("velocity")) m.velocity = read_vector(*velocity, dim);
       read_keyframes(keys, dim, &m);
-      if (auto turn = keys.find("angular_velocity")) {
-        // In 2D the one axis a turn can have is z: a number; in 3D a vector.
-        if (dim == 2) {
-          if (!turn->node.IsScalar()) {
-            fail(*turn, "expected a number in 2D (radians per unit time about z), " +
-                            describe(turn->node));
-          }
-          m.angular_velocity[2] = read_number(*turn);
-        } else {
-          m.angular_velocity = read_vector(*turn, dim);
-        }
-      }
+      if (auto turn = keys.find("angular_velocity"))
+        m.angular_velocity = read_angular_velocity(*turn, dim);
       // The pivot: the region's centre unless given.
       const Region& r = obstacle.region;
       for (int a = 0; a < 3; ++a)
@@ -225,6 +224,29 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
       if (obstacle.surface == ObstacleConfig::Surface::Cut) {
         fail(*motion, "a moving obstacle is a staircase for now (its cut faces would have to be "
                       "recomputed every step): give surface: staircase");
+      }
+    }
+    if (auto floating = map.find("floating")) {
+      // Moved by the liquid (floating_bodies.hpp), so it has no motion of its own.
+      if (auto motion = map.find("motion")) {
+        fail(*motion, "a floating body is moved by gravity and the liquid: give it no motion "
+                      "(its start can have velocity and angular_velocity under floating)");
+      }
+      const MapReader keys(*this, *floating, false,
+                           {"density", "turns", "velocity", "angular_velocity"});
+      ObstacleConfig::Floating& f = obstacle.floating;
+      f.enabled = true;
+      f.density = read_positive(keys.require("density"));
+      if (auto turns = keys.find("turns")) f.turns = read_bool(*turns);
+      if (auto velocity = keys.find("velocity")) f.velocity = read_vector(*velocity, dim);
+      if (auto turn = keys.find("angular_velocity")) {
+        f.angular_velocity = read_angular_velocity(*turn, dim);
+        if (!f.turns) fail(*turn, "a body that does not turn (turns: false) has no angular "
+                                  "velocity");
+      }
+      if (obstacle.surface == ObstacleConfig::Surface::Cut) {
+        fail(*floating, "a floating body is a staircase for now (its cut faces would have to be "
+                        "recomputed every step): give surface: staircase");
       }
     }
     obstacles.push_back(obstacle);

@@ -370,6 +370,8 @@ private:
   ForceRegion parse_force_region(const Field& item, int dim) const;
   /// An obstacle motion's `keyframes` and `axis`, if given, into *m.
   void read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const;
+  /// An angular velocity: in 2D a number (about z), in 3D a vector.
+  std::array<double, 3> read_angular_velocity(const Field& turn, int dim) const;
   /// An obstacle's `shape: mesh` keys (file, scale, center) besides `extra`.
   ObstacleConfig::MeshFile parse_mesh_file(const MapReader& map, int dim,
                                            const std::vector<std::string>& extra) const;

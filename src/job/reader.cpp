@@ -322,6 +322,22 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
+  // A floating body is carried by a liquid's pressure (the free-surface projection couples it).
+  for (size_t n = 0; n < job.obstacles.size() && !job.liquid.enabled; ++n) {
+    if (!job.obstacles[n].floating.enabled) continue;
+    const MapReader keys(*this, element(top.require("obstacles"), n), false);
+    fail(keys.require("floating"), "a floating body needs a liquid to float in (give liquid:)");
+  }
+  for (size_t n = 0; n < job.obstacles.size(); ++n) {
+    if (!job.obstacles[n].floating.enabled) continue;
+    for (int a = 0; a < dim; ++a)
+      if (job.boundary[a][0].kind == BoundaryKind::Periodic) {
+        const MapReader keys(*this, element(top.require("obstacles"), n), false);
+        fail(keys.require("floating"), std::string("a floating body in a domain with periodic "
+                                                   "axes is not supported yet (") +
+                                           kAxisNames[a] + " is periodic)");
+      }
+  }
   job.time = parse_time(top, job.advection);
   if (job.liquid.enabled && job.time.scheme == TimeScheme::BDF2) {
     const MapReader time(*this, top.require("time"), false);

@@ -320,7 +320,7 @@ bool SolidMask::holds(size_t n, const double x[3]) const {
   const ObstacleConfig& obstacle = obstacles_[n];
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  if (!obstacle.motion.moves()) return region_contains(obstacle.region, x, dim);
+  if (!obstacle.moves()) return region_contains(obstacle.region, x, dim);
   const Placement& placement = placements_[n];
   // A moving obstacle crosses periodic faces: its images one period either side count too.
   for (const std::array<double, 3>& shift : image_shifts_) {
@@ -340,15 +340,38 @@ bool SolidMask::holds(size_t n, const double x[3]) const {
   return false;
 }
 
-double SolidMask::body_velocity(size_t n, int c, const double x[3]) const {
+std::array<double, 3> SolidMask::arm(size_t n, const double x[3]) const {
   const Placement& placement = placements_[n];
-  if (!placement.turns) return placement.velocity[static_cast<size_t>(c)];
-  // omega x r, r from the pivot to x, the nearest image across a periodic axis.
-  double r[3] = {0.0, 0.0, 0.0};
+  std::array<double, 3> r{0.0, 0.0, 0.0};
   for (int a = 0; a < grid_->dim(); ++a) {
     r[a] = x[a] - placement.pivot[a];
     if (grid_->periodic(a)) r[a] -= grid_->length(a) * std::round(r[a] / grid_->length(a));
   }
+  return r;
+}
+
+void SolidMask::set_pose(size_t n, const Pose& pose) {
+  poses_.resize(placed_.size());
+  poses_[n] = pose;
+}
+
+void SolidMask::set_body_velocity(size_t n, const std::array<double, 3>& velocity,
+                                  const std::array<double, 3>& omega) {
+  set_pose(n, [&] {
+    Pose pose = poses_.size() > n ? poses_[n] : Pose{};
+    pose.velocity = velocity;
+    pose.omega = omega;
+    return pose;
+  }());
+  placements_[n].velocity = velocity;
+  placements_[n].omega = omega;
+}
+
+double SolidMask::body_velocity(size_t n, int c, const double x[3]) const {
+  const Placement& placement = placements_[n];
+  if (!placement.turns) return placement.velocity[static_cast<size_t>(c)];
+  // omega x r, r from the pivot to x, the nearest image across a periodic axis.
+  const std::array<double, 3> r = arm(n, x);
   const std::array<double, 3>& w = placement.omega;
   const double turning[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2],
                              w[0] * r[1] - w[1] * r[0]};
@@ -379,7 +402,7 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
       }
   }
   moving_ = std::any_of(obstacles.begin(), obstacles.end(),
-                        [](const ObstacleConfig& o) { return o.motion.moves(); });
+                        [](const ObstacleConfig& o) { return o.moves(); });
   std::vector<Region> cut_regions;
   cut_obstacles_.clear();
   for (const ObstacleConfig& obstacle : obstacles) {
@@ -401,21 +424,38 @@ PetscErrorCode SolidMask::move_to(double time) {
   // moving cut one), and how fast they go.
   obstacles_ = placed_;
   placements_.assign(obstacles_.size(), Placement{});
+  poses_.resize(placed_.size());
   for (size_t n = 0; n < obstacles_.size(); ++n) {
     const ObstacleConfig::Motion& motion = obstacles_[n].motion;
-    if (!motion.moves()) continue;
-    std::array<double, 3> offset = motion.displacement(time);
+    const bool floating = obstacles_[n].floating.enabled;
+    if (!motion.moves() && !floating) continue;
+    // A floating body is where its pose has it (its pivot the centre of mass), whatever the
+    // time; any other moving one where its motion has it at `time`.
+    const Pose& pose = poses_[n];
+    std::array<double, 3> pivot = motion.pivot, offset = motion.displacement(time);
+    if (floating) {
+      pivot = pose.start;
+      for (int a = 0; a < 3; ++a) offset[a] = pose.position[a] - pose.start[a];
+    }
     // On a periodic axis the pivot is brought back into the box, so that the body lies within
     // one period of it (holds() looks one period either side, body_velocity() takes r to the
     // nearest image).
     for (int a = 0; a < grid.dim(); ++a)
       if (grid.periodic(a))
         offset[a] -= grid.length(a) *
-                     std::floor((motion.pivot[a] + offset[a] - grid.origin(a)) / grid.length(a));
+                     std::floor((pivot[a] + offset[a] - grid.origin(a)) / grid.length(a));
     obstacles_[n].region = translated(placed_[n].region, offset);
     Placement& placement = placements_[n];
+    for (int a = 0; a < 3; ++a) placement.pivot[a] = pivot[a] + offset[a];
+    if (floating) {
+      placement.velocity = pose.velocity;
+      placement.omega = pose.omega;
+      placement.turns = true;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) placement.unturn[3 * r + c] = pose.rotation[3 * c + r];
+      continue;
+    }
     placement.velocity = motion.velocity_at(time);
-    for (int a = 0; a < 3; ++a) placement.pivot[a] = motion.pivot[a] + offset[a];
     placement.omega = motion.omega_at(time);
     placement.turns = motion.turns();
     placement.unturn = motion.unturn(time);

@@ -99,9 +99,23 @@ struct ObstacleConfig {
     int line = 0;          // the job's line of `file`, for messages
     std::string key;       // e.g. "obstacles[0].file"
   };
+  /// A floating body (Foster & Metaxas §5, two-way coupled as Batty, Bertails & Bridson 2007
+  /// couple rigid bodies): not moved by the job but by gravity and the liquid's pressure, as a
+  /// rigid body of `density` times the liquid's (floating_bodies.hpp). Its mass and inertia are
+  /// those of the cells it covers at the start.
+  struct Floating {
+    bool enabled = false;
+    double density = 1.0;  // relative to the liquid's
+    bool turns = true;     // false: it only translates (a raft held level)
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};          // at the start
+    std::array<double, 3> angular_velocity{0.0, 0.0, 0.0};  // at the start, about z in 2D
+  };
   Region region;
   MeshFile mesh_file;
   Motion motion;
+  Floating floating;
+  /// True if the obstacle moves at all: a prescribed motion or a floating body.
+  bool moves() const { return motion.moves() || floating.enabled; }
   BoundaryKind boundary = BoundaryKind::NoSlip;
   Surface surface = Surface::Staircase;
   std::map<std::string, double> scalar_values;
@@ -138,8 +152,34 @@ public:
   /// afterwards.
   PetscErrorCode hold_solid_faces(Field& velocity) const;
 
-  /// True if some obstacle has a motion.
+  /// True if some obstacle has a motion or floats.
   bool moving() const { return moving_; }
+
+  /// Where a floating body is (floating_bodies.hpp integrates it): its centre of mass now and
+  /// at the start, its rotation from the start (row-major 3 x 3, body to world), its velocity
+  /// and angular velocity.
+  struct Pose {
+    std::array<double, 3> position{0.0, 0.0, 0.0};
+    std::array<double, 3> start{0.0, 0.0, 0.0};
+    std::array<double, 9> rotation{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+    std::array<double, 3> velocity{0.0, 0.0, 0.0};
+    std::array<double, 3> omega{0.0, 0.0, 0.0};
+  };
+  /// Places floating obstacle n for the next move_to(), which puts it there whatever the time.
+  void set_pose(size_t n, const Pose& pose);
+  /// Gives floating obstacle n a new velocity without moving it: its faces take it at the next
+  /// hold_solid_faces(). Local.
+  void set_body_velocity(size_t n, const std::array<double, 3>& velocity,
+                         const std::array<double, 3>& omega);
+  /// The vector from moving obstacle n's pivot (a floating body's centre of mass) to x, to the
+  /// nearest image across a periodic axis.
+  std::array<double, 3> arm(size_t n, const double x[3]) const;
+  /// The centre of the face of component c at index (i, j, k) (wrapped on periodic axes).
+  void face_center(int c, PetscInt i, PetscInt j, PetscInt k, double x[3]) const {
+    const PetscInt at[3] = {i, j, k};
+    const double offset[3] = {c == 0 ? 0.0 : 0.5, c == 1 ? 0.0 : 0.5, c == 2 ? 0.0 : 0.5};
+    position(at, offset, x);
+  }
 
   /// Rebuilds the mask with the obstacles where their motion has them at `time` (see the top);
   /// setup() places them at time 0. Collective.
@@ -291,6 +331,7 @@ private:
     bool turns = false;
   };
   std::vector<Placement> placements_;
+  std::vector<Pose> poses_;  // of the floating obstacles (set_pose); unused for the others
   std::vector<std::array<double, 3>> image_shifts_;  // what holds() adds to a centre
   /// The velocity of obstacle n's body at x now (component c).
   double body_velocity(size_t n, int c, const double x[3]) const;

@@ -206,7 +206,7 @@ void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p
           };
           // The surface moves with the body: 0 for one at rest; for a moving one, what its
           // solid cell's faces hold (hold_solid_faces(): the body's velocity).
-          const double surface = obstacles_[n].motion.moves() ? tangential(s) : 0.0;
+          const double surface = obstacles_[n].moves() ? tangential(s) : 0.0;
           const double gradient = wall_normal_derivative(
               surface, tangential(f), two ? tangential(behind) : 0.0, two, h);
           force[c] += viscosity_ * gradient * area;

@@ -118,10 +118,10 @@ const std::vector<Group> kRefusedJobs = {
         // ... and so is a key that another shape takes.
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], radius: 1}\n",
          {"job.yaml:7: obstacles[0].radius: unknown key for shape 'box' (expected one of: "
-          "shape, lower, upper, boundary, surface, scalars, fluxes, motion)"}},
+          "shape, lower, upper, boundary, surface, scalars, fluxes, motion, floating)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, axis: z}\n",
          {"job.yaml:7: obstacles[0].axis: unknown key for shape 'sphere' (expected one of: "
-          "shape, center, radius, boundary, surface, scalars, fluxes, motion)"}},
+          "shape, center, radius, boundary, surface, scalars, fluxes, motion, floating)"}},
         {kHead + "forces: {gravty: [0, -1]}\n",
          {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
           "vorticity_confinement, wind, regions)"}},
@@ -155,7 +155,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "obstacles:\n  - {shape: box, radius: 1, lower: [0, 0], upper: [1, 1], size: 2}\n",
          {"job.yaml:7: obstacles[0].size: unknown key (expected one of: shape, center, "
           "radius, axis, lower, upper, file, scale, boundary, surface, scalars, fluxes, "
-          "motion)"}},
+          "motion, floating)"}},
     }},
     {"WrongNodeType", {
         {"grid: {cells: [8, 8]}\ntime: 5\n", {"job.yaml:2: time: expected a map"}},
@@ -652,11 +652,11 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: obstacles[0].scale: must be > 0"}},
         {kHead3 + "obstacles:\n  - {shape: mesh, file: a.stl, radius: 1}\n",
          {"job.yaml:7: obstacles[0].radius: unknown key for shape 'mesh' (expected one of: "
-          "shape, file, scale, center, boundary, surface, scalars, fluxes, motion)"}},
+          "shape, file, scale, center, boundary, surface, scalars, fluxes, motion, floating)"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1, value: 1}\n",
          {"job.yaml:7: obstacles[0].value: unknown key (expected one of: shape, center, "
           "radius, axis, lower, upper, file, scale, boundary, surface, scalars, fluxes, "
-          "motion)"}},
+          "motion, floating)"}},
     }},
 
     // --- scalars
@@ -803,6 +803,35 @@ const std::vector<Group> kRefusedJobs = {
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " motion: {velocity: [1, 0]}}\n",
          {"job.yaml:4: obstacles[0].motion: a moving obstacle runs with Stam's step only"}},
+        {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " floating: {density: 0.5}}\n",
+         {"job.yaml:7: obstacles[0].floating: a floating body needs a liquid to float in"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " floating: {density: 0.5}, motion: {velocity: [1, 0]}}\n",
+         {"job.yaml:8: obstacles[0].motion: a floating body is moved by gravity and the liquid: "
+          "give it no motion"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {density: 0}}\n",
+         {"job.yaml:8: obstacles[0].floating.density: must be > 0"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {mass: 2}}\n",
+         {"job.yaml:8: obstacles[0].floating.mass: unknown key (expected one of: density, turns, "
+          "velocity, angular_velocity)"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+         " floating: {density: 1, turns: false, angular_velocity: 1}}\n",
+         {"job.yaml:8: obstacles[0].floating.angular_velocity: a body that does not turn "
+          "(turns: false) has no angular velocity"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
+         " floating: {density: 1}}\n",
+         {"job.yaml:8: obstacles[0].floating: a floating body is a staircase for now"}},
+        {kHead + "boundary: {x: periodic}\n"
+         "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {density: 1}}\n",
+         {"job.yaml:9: obstacles[0].floating: a floating body in a domain with periodic axes is "
+          "not supported yet (x is periodic)"}},
     }},
     {"LiquidSection", {
         {kHead + "liquid: {band: 3}\n",

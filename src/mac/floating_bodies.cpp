@@ -1,0 +1,303 @@
+// Floating bodies: their mass from the cells they cover, their motion over a step, their state
+// in a checkpoint (the coupling with the liquid is in free_surface_projection.cpp).
+#include "floating_bodies.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "error_codes.hpp"
+
+namespace sf {
+
+namespace {
+
+using Matrix3 = std::array<double, 9>;
+using Vector3 = std::array<double, 3>;
+
+Matrix3 multiply(const Matrix3& a, const Matrix3& b) {
+  Matrix3 c{};
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k)
+      for (int q = 0; q < 3; ++q) c[3 * r + q] += a[3 * r + k] * b[3 * k + q];
+  return c;
+}
+
+Matrix3 transpose(const Matrix3& a) {
+  Matrix3 t{};
+  for (int r = 0; r < 3; ++r)
+    for (int q = 0; q < 3; ++q) t[3 * r + q] = a[3 * q + r];
+  return t;
+}
+
+Vector3 matrix_times(const Matrix3& a, const Vector3& x) {
+  Vector3 y{};
+  for (int r = 0; r < 3; ++r) y[r] = a[3 * r] * x[0] + a[3 * r + 1] * x[1] + a[3 * r + 2] * x[2];
+  return y;
+}
+
+Vector3 cross_product(const Vector3& a, const Vector3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+/// The rotation by the angle |w| about w / |w| (Rodrigues' formula); the identity for w = 0.
+Matrix3 rotation_by(const Vector3& w) {
+  const double angle = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  Matrix3 r{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  if (angle == 0.0) return r;
+  const Vector3 n{w[0] / angle, w[1] / angle, w[2] / angle};
+  const double c = std::cos(angle), s = std::sin(angle);
+  const Matrix3 k{0.0, -n[2], n[1], n[2], 0.0, -n[0], -n[1], n[0], 0.0};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      r[3 * a + b] = c * (a == b ? 1.0 : 0.0) + s * k[3 * a + b] + (1.0 - c) * n[a] * n[b];
+  return r;
+}
+
+}  // namespace
+
+bool invert_free_part(const bool free[FloatingBodies::kDofs], const double* m, double* inverse) {
+  constexpr int kDofs = FloatingBodies::kDofs;
+  int index[kDofs];
+  int n = 0;
+  for (int d = 0; d < kDofs; ++d)
+    if (free[d]) index[n++] = d;
+  for (int d = 0; d < kDofs * kDofs; ++d) inverse[d] = 0.0;
+  // Cholesky of the free part, L L^T, then its inverse column by column.
+  double l[kDofs][kDofs] = {};
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c <= r; ++c) {
+      double sum = m[index[r] * kDofs + index[c]];
+      for (int k = 0; k < c; ++k) sum -= l[r][k] * l[c][k];
+      if (r == c) {
+        if (!(sum > 0.0)) return false;
+        l[r][r] = std::sqrt(sum);
+      } else {
+        l[r][c] = sum / l[c][c];
+      }
+    }
+  for (int column = 0; column < n; ++column) {
+    double y[kDofs] = {};
+    for (int r = 0; r < n; ++r) {
+      double sum = r == column ? 1.0 : 0.0;
+      for (int k = 0; k < r; ++k) sum -= l[r][k] * y[k];
+      y[r] = sum / l[r][r];
+    }
+    for (int r = n - 1; r >= 0; --r) {
+      double sum = y[r];
+      for (int k = r + 1; k < n; ++k) sum -= l[k][r] * y[k];
+      y[r] = sum / l[r][r];
+    }
+    for (int r = 0; r < n; ++r) inverse[index[r] * kDofs + index[column]] = y[r];
+  }
+  return true;
+}
+
+PetscErrorCode FloatingBodies::setup(const Grid& grid, SolidMask& solids,
+                                     const std::array<double, 3>& gravity) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  solids_ = &solids;
+  gravity_ = gravity;
+  bodies_.clear();
+  const std::vector<ObstacleConfig>& obstacles = solids.obstacles();
+  body_of_.assign(obstacles.size(), -1);
+  for (size_t n = 0; n < obstacles.size(); ++n) {
+    if (!obstacles[n].floating.enabled) continue;
+    body_of_[n] = static_cast<int>(bodies_.size());
+    Body body;
+    body.obstacle = n;
+    body.density = obstacles[n].floating.density;
+    body.turns = obstacles[n].floating.turns;
+    bodies_.push_back(body);
+  }
+  if (bodies_.empty()) PetscFunctionReturn(0);
+  for (int a = 0; a < grid.dim(); ++a)
+    PetscCheck(!grid.periodic(a), grid.comm(), PETSC_ERR_SUP,
+               "floating bodies in a domain with periodic axes are not supported yet");
+
+  // Per body: the cells it covers, the sums of their centres and of the products of their
+  // centres' coordinates (the second moments), over all ranks.
+  const size_t count = bodies_.size();
+  constexpr int kSums = 1 + 3 + 9;
+  std::vector<double> local(count * kSums, 0.0), sums(count * kSums, 0.0);
+  const int dim = grid.dim();
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids.solid(i, j, k)) return;
+    const int b = body_of_obstacle(solids.obstacle_of_cell(i, j, k));
+    if (b < 0) return;
+    const PetscInt at[3] = {i, j, k};
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < dim; ++a) x[a] = grid.cell_center(a, at[a]);
+    double* s = &local[static_cast<size_t>(b) * kSums];
+    s[0] += 1.0;
+    for (int a = 0; a < 3; ++a) {
+      s[1 + a] += x[a];
+      for (int c = 0; c < 3; ++c) s[4 + 3 * a + c] += x[a] * x[c];
+    }
+  });
+  PetscCallMPI(MPI_Allreduce(local.data(), sums.data(), static_cast<int>(local.size()),
+                             MPI_DOUBLE, MPI_SUM, grid.comm()));
+  // A 2-D cell is a column of unit depth.
+  double cell_volume = 1.0, own[3] = {0.0, 0.0, 0.0};
+  for (int a = 0; a < dim; ++a) {
+    cell_volume *= grid.spacing(a);
+    own[a] = grid.spacing(a) * grid.spacing(a) / 12.0;  // a cell's own second moment per axis
+  }
+  for (size_t b = 0; b < count; ++b) {
+    Body& body = bodies_[b];
+    const double* s = &sums[b * kSums];
+    PetscCheck(s[0] > 0.0, grid.comm(), kErrorBadJob,
+               "floating obstacle %zu covers no cell centre: it is too small for the grid",
+               body.obstacle);
+    const double cells = s[0];
+    body.mass = body.density * cells * cell_volume;
+    Vector3 centre{};
+    for (int a = 0; a < 3; ++a) centre[a] = s[1 + a] / cells;
+    // The second moments about the centre, then I = rho V (tr(S) 1 - S).
+    double moment[9];
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c)
+        moment[3 * a + c] = (s[4 + 3 * a + c] - cells * centre[a] * centre[c] +
+                             (a == c ? cells * own[a] : 0.0)) *
+                            body.density * cell_volume;
+    const double trace = moment[0] + moment[4] + moment[8];
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c)
+        body.inertia[3 * a + c] = (a == c ? trace : 0.0) - moment[3 * a + c];
+    const ObstacleConfig::Floating& f = solids.obstacles()[body.obstacle].floating;
+    body.pose.position = body.pose.start = centre;
+    body.pose.velocity = f.velocity;
+    body.pose.omega = f.angular_velocity;
+    solids.set_pose(body.obstacle, body.pose);
+  }
+  PetscFunctionReturn(0);
+}
+
+bool FloatingBodies::free(size_t b, int d) const {
+  if (d >= 3 && !bodies_[b].turns) return false;
+  if (grid_->dim() == 3) return true;
+  return d == 0 || d == 1 || d == 5;
+}
+
+void FloatingBodies::advance(double dt) {
+  for (Body& body : bodies_) {
+    SolidMask::Pose& pose = body.pose;
+    for (int a = 0; a < 3; ++a) pose.position[a] += dt * pose.velocity[a];
+    if (body.turns)
+      pose.rotation = multiply(
+          rotation_by({dt * pose.omega[0], dt * pose.omega[1], dt * pose.omega[2]}),
+          pose.rotation);
+    solids_->set_pose(body.obstacle, pose);
+  }
+}
+
+void FloatingBodies::mass_matrix(size_t b, double m[kDofs * kDofs]) const {
+  const Body& body = bodies_[b];
+  for (int d = 0; d < kDofs * kDofs; ++d) m[d] = 0.0;
+  for (int a = 0; a < 3; ++a) m[a * kDofs + a] = body.mass;
+  // R I R^T: the inertia turned with the body.
+  const Matrix3 inertia =
+      multiply(multiply(body.pose.rotation, body.inertia), transpose(body.pose.rotation));
+  for (int a = 0; a < 3; ++a)
+    for (int c = 0; c < 3; ++c) m[(3 + a) * kDofs + 3 + c] = inertia[3 * a + c];
+}
+
+void FloatingBodies::accelerate(double dt) {
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    Body& body = bodies_[b];
+    SolidMask::Pose& pose = body.pose;
+    for (int a = 0; a < 3; ++a) pose.velocity[a] += dt * gravity_[a];
+    if (body.turns && grid_->dim() == 3) {
+      // I omega' = -omega x I omega (the body's own inertia: the liquid's part is the
+      // projection's).
+      const Matrix3 inertia =
+          multiply(multiply(pose.rotation, body.inertia), transpose(pose.rotation));
+      double m[kDofs * kDofs], inverse[kDofs * kDofs];
+      mass_matrix(b, m);
+      bool all[kDofs] = {false, false, false, true, true, true};
+      if (invert_free_part(all, m, inverse)) {
+        const Vector3 torque = cross_product(matrix_times(inertia, pose.omega), pose.omega);
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < 3; ++c)
+            pose.omega[a] += dt * inverse[(3 + a) * kDofs + 3 + c] * torque[c];
+      }
+    }
+    solids_->set_body_velocity(body.obstacle, pose.velocity, pose.omega);
+  }
+}
+
+void FloatingBodies::set_velocity(size_t b, const double q[kDofs]) {
+  Body& body = bodies_[b];
+  for (int a = 0; a < 3; ++a) {
+    body.pose.velocity[a] = q[a];
+    body.pose.omega[a] = q[3 + a];
+  }
+  solids_->set_body_velocity(body.obstacle, body.pose.velocity, body.pose.omega);
+}
+
+void FloatingBodies::velocity(size_t b, double q[kDofs]) const {
+  for (int a = 0; a < 3; ++a) {
+    q[a] = bodies_[b].pose.velocity[a];
+    q[3 + a] = bodies_[b].pose.omega[a];
+  }
+}
+
+PetscErrorCode FloatingBodies::check_clear_of_walls() const {
+  PetscFunctionBeginUser;
+  if (bodies_.empty()) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  // The first body (in the job's order) and wall found here, as obstacle * 6 + 2 axis + side.
+  int local = -1;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (local >= 0 || !solids_->solid(i, j, k)) return;
+    const PetscInt at[3] = {i, j, k};
+    for (int a = 0; a < grid.dim(); ++a) {
+      const int side = at[a] == 0 ? 0 : at[a] == grid.cells(a) - 1 ? 1 : -1;
+      if (side < 0) continue;
+      const int n = solids_->obstacle_of_cell(i, j, k);
+      if (body_of_obstacle(n) >= 0) local = n * 6 + 2 * a + side;
+      return;
+    }
+  });
+  int first = 0;
+  const int mark = local < 0 ? std::numeric_limits<int>::max() : local;
+  PetscCallMPI(MPI_Allreduce(&mark, &first, 1, MPI_INT, MPI_MIN, grid.comm()));
+  static const char* const kSides[3][2] = {{"x lower", "x upper"}, {"y lower", "y upper"},
+                                           {"z lower", "z upper"}};
+  PetscCheck(first == std::numeric_limits<int>::max(), grid.comm(), kErrorBadJob,
+             "floating obstacle %d reached the %s wall of the domain: contact with walls is not "
+             "modelled (give the body more room, or a shorter end time)",
+             first / 6, kSides[(first % 6) / 2][first % 2]);
+  PetscFunctionReturn(0);
+}
+
+std::vector<double> FloatingBodies::state() const {
+  std::vector<double> values;
+  for (const Body& body : bodies_) {
+    const SolidMask::Pose& p = body.pose;
+    values.insert(values.end(), p.position.begin(), p.position.end());
+    values.insert(values.end(), p.rotation.begin(), p.rotation.end());
+    values.insert(values.end(), p.velocity.begin(), p.velocity.end());
+    values.insert(values.end(), p.omega.begin(), p.omega.end());
+  }
+  return values;
+}
+
+PetscErrorCode FloatingBodies::restore(const std::vector<double>& values) {
+  PetscFunctionBeginUser;
+  PetscCheck(values.size() == bodies_.size() * kStateSize, PETSC_COMM_SELF, kErrorBadJob,
+             "the checkpoint holds %zu numbers of floating bodies, the job's %zu bodies need %zu",
+             values.size(), bodies_.size(), bodies_.size() * kStateSize);
+  const double* v = values.data();
+  for (Body& body : bodies_) {
+    SolidMask::Pose& p = body.pose;
+    for (int a = 0; a < 3; ++a) p.position[a] = *v++;
+    for (int a = 0; a < 9; ++a) p.rotation[a] = *v++;
+    for (int a = 0; a < 3; ++a) p.velocity[a] = *v++;
+    for (int a = 0; a < 3; ++a) p.omega[a] = *v++;
+    solids_->set_pose(body.obstacle, p);
+  }
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
