@@ -10,8 +10,13 @@
 #include <vtkCPPythonScriptV2Helper.h>
 #include <vtkLogger.h>
 #include <vtkMPI.h>
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
 #include <vtkMPICommunicator.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkObjectFactory.h>
 #include <vtkPythonInterpreter.h>
 #include <vtkSmartPointer.h>
@@ -44,6 +49,42 @@ namespace {
 const char* const kChannel = "input";
 // The same data without the ghost layer, for data extracts (see Channel below).
 const char* const kOwnedChannel = "owned";
+// With a liquid's spray: the spray and foam particles (PVTrivialProducer(registrationName=
+// "particles")), points with their kind, radius and velocity.
+const char* const kParticleChannel = "particles";
+
+/// This rank's spray and foam as points (one vertex each) with point data: kind (0 spray,
+/// 1 foam), radius, velocity.
+vtkSmartPointer<vtkPolyData> particle_points(const SprayRecords& spray) {
+  const vtkIdType count = static_cast<vtkIdType>(spray.size());
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(count);
+  vtkNew<vtkCellArray> vertices;
+  vtkNew<vtkDoubleArray> kind, radius, velocity;
+  kind->SetName("kind");
+  radius->SetName("radius");
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  kind->SetNumberOfTuples(count);
+  radius->SetNumberOfTuples(count);
+  velocity->SetNumberOfTuples(count);
+  for (vtkIdType n = 0; n < count; ++n) {
+    const size_t at = static_cast<size_t>(n);
+    points->SetPoint(n, &spray.position[3 * at]);
+    vertices->InsertNextCell(1, &n);
+    kind->SetValue(n, spray.kind[at]);
+    radius->SetValue(n, spray.radius[at]);
+    velocity->SetTuple(n, &spray.velocity[3 * at]);
+  }
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetVerts(vertices);
+  data->GetPointData()->AddArray(kind);
+  data->GetPointData()->AddArray(radius);
+  data->GetPointData()->AddArray(velocity);
+  return data;
+}
 
 // How long a rank whose script failed waits for the others to reach the agreement on it. A rank
 // can be stuck in a collective of the pipeline that failed elsewhere; rather than hang, the
@@ -339,6 +380,7 @@ PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
   m.description = vtkSmartPointer<vtkCPDataDescription>::New();
   m.description->AddInput(kChannel);
   m.description->AddInput(kOwnedChannel);
+  if (job.liquid.spray.enabled) m.description->AddInput(kParticleChannel);
 
   std::array<double, 6> bounds{};
   for (int a = 0; a < 3; ++a) {
@@ -454,7 +496,13 @@ PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
       input->SetGrid(channel->image);
       input->SetWholeExtent(m.whole_extent);
     }
+    vtkCPInputDataDescription* particles =
+        m.job->liquid.spray.enabled ? m.description->GetInputDescriptionByName(kParticleChannel)
+                                    : nullptr;
+    if (particles && state.spray && particles->GetIfGridIsNecessary())
+      particles->SetGrid(particle_points(*state.spray));
     m.processor->CoProcess(m.description);
+    if (particles) particles->SetGrid(nullptr);
     for (Channel* channel : {&m.input, &m.owned}) {
       vtkCPInputDataDescription* input = m.description->GetInputDescriptionByName(channel->name);
       if (!input->GetGrid()) continue;

@@ -12,7 +12,9 @@
 // boundaries (contours close, slices are continuous) while every cell is counted once.
 // The channel "owned" carries the same arrays on exactly the rank's own cells, no ghosts: data
 // extracts (.pvti) written from it tile the domain, and its scalars and pressure are the
-// solver's own vectors, not copies.
+// solver's own vectors, not copies. With a liquid's spray (liquid.spray), the channel
+// "particles" carries each rank's spray and foam particles as a vtkPolyData of vertices with
+// point data kind (0 spray, 1 foam), radius and velocity.
 //
 // Scripts are ParaView "version 2" Catalyst scripts (what File > Save Catalyst State writes);
 // jobs/catalyst holds examples. Each runs on the job's schedule (catalyst.scripts[].every_*),

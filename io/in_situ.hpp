@@ -9,6 +9,7 @@
 
 #include "job.hpp"
 #include "field.hpp"
+#include "particle_records.hpp"
 #include "solids.hpp"
 
 namespace sf {
@@ -19,6 +20,7 @@ struct InSituState {
   const Field* velocity = nullptr;
   const std::vector<Field>* scalars = nullptr;
   Vec pressure = nullptr;
+  const SprayRecords* spray = nullptr;  // with a liquid's spray: this rank's particles
   PetscInt step = 0;
   double time = 0.0;
 };

@@ -16,6 +16,8 @@
 #                       a liquid's surface, --field phi --value 0 --solid-color 0.2 0.45 0.8
 #   --size W H          image size in pixels (default: 800 800)
 #   --prefix NAME       file name prefix (default: contour_<field>)
+#   --particles         draw a liquid's spray (slate) and foam (white) as points, from the
+#                       channel "particles" (jobs with liquid.spray only)
 # Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
 from paraview.simple import *
 from paraview import catalyst
@@ -33,6 +35,7 @@ parser.add_argument("--range", nargs=2, type=float, default=None)
 parser.add_argument("--solid-color", dest="solid_color", nargs=3, type=float, default=None)
 parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
 parser.add_argument("--prefix", default=None)
+parser.add_argument("--particles", action="store_true")
 settings, _ = parser.parse_known_args(job_args)
 
 input = PVTrivialProducer(registrationName="input")
@@ -85,6 +88,18 @@ if "solid" in arrays:  # frames written before the mask was saved have none
     obstacles_display = Show(obstacles, view)
     obstacles_display.ColorArrayName = ["POINTS", ""]
     obstacles_display.AmbientColor = obstacles_display.DiffuseColor = [0.6, 0.6, 0.65]
+
+if settings.particles:
+    particles = PVTrivialProducer(registrationName="particles")
+    particles_display = Show(particles, view)
+    particles_display.Representation = "Points"
+    particles_display.PointSize = 2.0
+    ColorBy(particles_display, ("POINTS", "kind"))
+    kind_lut = GetColorTransferFunction("kind")
+    kind_lut.AutomaticRescaleRangeMode = "Never"
+    kind_lut.RGBPoints = [0.0, 0.3, 0.35, 0.45, 1.0, 1.0, 1.0, 1.0]  # spray slate, foam white
+    kind_lut.RescaleTransferFunction(0.0, 1.0)
+    particles_display.SetScalarBarVisibility(view, False)
 
 # The simulation time, which Catalyst sets on the pipeline at every call.
 clock = AnnotateTimeFilter(registrationName="clock", Input=input)

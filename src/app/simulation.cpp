@@ -61,6 +61,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     // As far into the air as the level set is a distance.
     PetscCall(extension_.setup(grid_, solids_, job.liquid.band));
     PetscCall(extension_.extend(velocity_, phi));
+    PetscCall(spray_.setup(grid_, solids_, job.liquid, job.forces.gravity));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
   steering_.setup(job);
@@ -100,6 +101,10 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     if (grid_.dim() == 2) columns.push_back(prefix + "angle");
     for (int a = grid_.dim() == 2 ? 2 : 0; a < 3; ++a)
       columns.push_back(prefix + "w" + "xyz"[a]);
+  }
+  if (spray_.enabled()) {
+    columns.push_back("spray_particles");
+    columns.push_back("foam_particles");
   }
   if (job.time.steady_tolerance > 0.0) columns.push_back("change_rate");
   PetscCall(log_.open(grid_, job.output.directory, job.name,
@@ -325,6 +330,10 @@ void Simulation::build_step() {
   const Run extend = [this, &job](double, StepReport*) {
     return extension_.extend(velocity_, scalars_[job.scalars.size()]);
   };
+  // Spray and foam fly and ride on the step's final velocity (spray.hpp).
+  const Run spray = [this, &job](double dt, StepReport*) {
+    return spray_.advance(velocity_, scalars_[job.scalars.size()], dt, step_ + 1);
+  };
   // Moving obstacles go where they are at the end of the step first, so that the step's
   // projection holds the fluid to their new surface and speed (Foster & Fedkiw 2001).
   const Run move_obstacles = [this](double dt, StepReport*) {
@@ -402,6 +411,7 @@ void Simulation::build_step() {
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"extend velocity", Stage::Surface, extend});
+    if (spray_.enabled()) stages_.push_back({"spray", Stage::Surface, spray});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
     return;
   }
@@ -545,6 +555,11 @@ PetscErrorCode Simulation::run_in_situ(double* seconds) {
   state.velocity = &velocity_;
   state.scalars = &scalars_;
   state.pressure = projection_->pressure();
+  SprayRecords spray;
+  if (spray_.enabled()) {
+    PetscCall(spray_.records(&spray));
+    state.spray = &spray;
+  }
   state.step = step_;
   state.time = time_;
   PetscCall(in_situ_->execute(state));
@@ -707,6 +722,12 @@ PetscErrorCode Simulation::run(int* interrupted) {
         report.diagnostics.push_back(std::atan2(body.pose.rotation[3], body.pose.rotation[0]));
       for (int a = grid_.dim() == 2 ? 2 : 0; a < 3; ++a)
         report.diagnostics.push_back(body.pose.omega[a]);
+    }
+    if (spray_.enabled()) {
+      PetscInt spray = 0, foam = 0;
+      PetscCall(spray_.census(&spray, &foam));
+      report.diagnostics.push_back(static_cast<double>(spray));
+      report.diagnostics.push_back(static_cast<double>(foam));
     }
     if (steady_tolerance > 0.0) {
       double change = 0.0;

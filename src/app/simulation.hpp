@@ -15,6 +15,7 @@
 #include "diagnostics.hpp"
 #include "level_set.hpp"
 #include "particle_level_set.hpp"
+#include "spray.hpp"
 #include "velocity_extension.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
@@ -77,6 +78,7 @@ public:
   std::vector<Field>& scalars() { return scalars_; }
   Vec pressure() const { return projection_->pressure(); }
   const ParticleLevelSet& particles() const { return particles_; }
+  Spray& spray() { return spray_; }
 
 private:
   /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
@@ -150,6 +152,7 @@ private:
   LevelSet level_set_;
   ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
+  Spray spray_;                  // with a liquid's spray: spray and foam particles
   Forces forces_;
   Steering steering_;  // forces and sources a user adds while the run goes on
   std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one

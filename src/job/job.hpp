@@ -270,6 +270,18 @@ struct LiquidConfig {
     int band = 3;           // cells either side of the surface that are seeded
     int reseed_every = 20;  // steps between reseedings, >= 1
   } particles;
+  // Spray and foam (Foster & Metaxas §4.3; spray.hpp): ballistic particles shed where the
+  // surface moves outward faster than `threshold`, foam where they land.
+  struct Spray {
+    bool enabled = false;
+    double threshold = 0.0;   // the surface's outward speed above which it sheds spray
+    double rate = 100.0;      // particles a shedding surface cell sheds per unit time
+    double radius = 0.0;      // their mean radius; 0: a quarter of the smallest spacing
+    double spread = 0.25;     // random velocity, a fraction of the speed above the threshold
+    double drag = 0.0;        // air resistance, per unit time: dv/dt = g - drag v
+    double split_time = 0.0;  // mean time before a spray particle splits in two; 0: never
+    double foam_life = 2.0;   // mean life of foam from a spray particle of the mean radius
+  } spray;
 };
 
 struct OutputConfig {

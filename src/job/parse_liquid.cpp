@@ -9,7 +9,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
                       {"initial", "band", "reinitialise_every", "particles", "sources", "sinks",
-                       "air_pressure"});
+                       "air_pressure", "spray"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -57,6 +57,26 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
     read("per_cell", 0, 1024, &liquid.particles.per_cell);
     read("band", 1, 10, &liquid.particles.band);
     read("reseed_every", 1, 100000, &liquid.particles.reseed_every);
+  }
+  if (const auto spray = map.find("spray")) {
+    const MapReader reader(*this, *spray, false,
+                           {"threshold", "rate", "radius", "spread", "drag", "split_time",
+                            "foam_life"});
+    LiquidConfig::Spray& s = liquid.spray;
+    s.enabled = true;
+    s.threshold = read_positive(reader.require("threshold"));
+    if (const auto rate = reader.find("rate")) s.rate = read_positive(*rate);
+    if (const auto radius = reader.find("radius")) s.radius = read_positive(*radius);
+    if (const auto foam_life = reader.find("foam_life")) s.foam_life = read_positive(*foam_life);
+    const auto read_not_negative = [&](const char* key, double* out) {
+      const auto value = reader.find(key);
+      if (!value) return;
+      *out = read_number(*value);
+      if (!(*out >= 0.0)) fail(*value, "must be >= 0, " + describe(value->node));
+    };
+    read_not_negative("spread", &s.spread);
+    read_not_negative("drag", &s.drag);
+    read_not_negative("split_time", &s.split_time);
   }
   // Sources and sinks: regions with an active time span, a source optionally with a velocity.
   auto read_flows = [&](const char* key, bool with_velocity, std::vector<LiquidConfig::Flow>* out) {

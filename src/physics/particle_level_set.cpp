@@ -8,6 +8,7 @@
 
 #include "interpolation.hpp"
 #include "liquid_sources.hpp"
+#include "particle_swarm.hpp"
 #include "region.hpp"
 
 namespace sf {
@@ -18,17 +19,6 @@ namespace {
 constexpr double kLeastRadius = 0.1;
 constexpr double kMostRadius = 0.5;
 constexpr double kLeastLevel = 0.1;
-
-/// SplitMix64's finaliser: a well-mixed 64-bit hash of a 64-bit key.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-/// A uniform number in [0, 1) drawn from `key`.
-double uniform(std::uint64_t key) { return static_cast<double>(mix(key) >> 11) * 0x1.0p-53; }
 
 /// The swarm's fields for the duration of a loop over its particles.
 class ParticleArrays {
@@ -122,49 +112,11 @@ PetscErrorCode ParticleLevelSet::setup(const Grid& grid, const SolidMask& solids
   most_radius_ = kMostRadius * h_;
   if (!enabled()) PetscFunctionReturn(0);
 
-  // Which rank owns which cells: the cell DMDA's process grid and ownership ranges.
-  const PetscInt* ranges[3] = {nullptr, nullptr, nullptr};
-  PetscCall(DMDAGetInfo(grid.cell_dm(), nullptr, nullptr, nullptr, nullptr, &processes_[0],
-                        &processes_[1], &processes_[2], nullptr, nullptr, nullptr, nullptr,
-                        nullptr, nullptr));
-  PetscCall(DMDAGetOwnershipRanges(grid.cell_dm(), &ranges[0], &ranges[1], &ranges[2]));
-  for (int a = 0; a < 3; ++a) {
-    starts_[a].assign(1, 0);
-    for (PetscInt p = 0; p < processes_[a]; ++p)
-      starts_[a].push_back(starts_[a].back() + (a < grid.dim() ? ranges[a][p] : 1));
-  }
+  PetscCall(owners_.setup(grid));
 
-  PetscCall(DMCreate(grid.comm(), swarm_.replace()));
-  PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(swarm_.get()), "particles"));
-  PetscCall(DMSetType(swarm_, DMSWARM));
-  PetscCall(DMSetDimension(swarm_, grid.dim()));
-  // The basic swarm migrates each particle to the rank its DMSwarm_rank names: PETSc 3.18's
-  // point location on a DMDA (the PIC swarm's) takes the DMDA's points for the vertices of its
-  // cells and does not wrap periodic axes, while these cells are centred on the DMDA's points.
-  PetscCall(DMSwarmSetType(swarm_, DMSWARM_BASIC));
-  PetscCall(DMSwarmSetCellDM(swarm_, grid.cell_dm()));
-  PetscCall(DMSwarmInitializeFieldRegister(swarm_));
-  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kPosition, 3, PETSC_REAL));
-  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kSign, 1, PETSC_REAL));
-  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kRadius, 1, PETSC_REAL));
-  PetscCall(DMSwarmRegisterPetscDatatypeField(swarm_, kId, 1, PETSC_INT64));
-  PetscCall(DMSwarmFinalizeFieldRegister(swarm_));
-  PetscCall(DMSwarmSetLocalSizes(swarm_, 0, 1024));
+  PetscCall(create_particle_swarm(grid, "particles",
+                                  {{kPosition, 3}, {kSign, 1}, {kRadius, 1}}, kId, &swarm_));
   PetscFunctionReturn(0);
-}
-
-PetscMPIInt ParticleLevelSet::owner(const double x[3]) const {
-  const Grid& grid = *grid_;
-  PetscInt process[3] = {0, 0, 0};
-  for (int a = 0; a < grid.dim(); ++a) {
-    const PetscInt cell = std::clamp<PetscInt>(
-        static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))), 0,
-        grid.cells(a) - 1);
-    process[a] = static_cast<PetscInt>(
-        std::upper_bound(starts_[a].begin(), starts_[a].end(), cell) - starts_[a].begin() - 1);
-  }
-  return static_cast<PetscMPIInt>(process[0] +
-                                  processes_[0] * (process[1] + processes_[1] * process[2]));
 }
 
 size_t ParticleLevelSet::owned_cell(const double x[3]) const {
@@ -194,7 +146,8 @@ void ParticleLevelSet::seeds_of_cell(PetscInt i, PetscInt j, PetscInt k, PetscIn
     for (int a = 0; a < grid.dim(); ++a)
       seed.x[a] = grid.origin(a) +
                   (static_cast<double>(index[a]) +
-                   uniform(static_cast<std::uint64_t>(seed.id) * 4 + static_cast<unsigned>(a))) *
+                   uniform_from(static_cast<std::uint64_t>(seed.id) * 4 +
+                                static_cast<unsigned>(a))) *
                       grid.spacing(a);
     double phi = 0.0;
     if (!sample(seed.x, &phi)) continue;
@@ -293,13 +246,7 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
 }
 
 PetscErrorCode ParticleLevelSet::migrate() {
-  PetscFunctionBeginUser;
-  ParticleArrays p;
-  PetscCall(p.open(swarm_));
-  for (PetscInt n = 0; n < p.count; ++n) p.rank[n] = owner(&p.position[3 * n]);
-  PetscCall(p.close());
-  PetscCall(DMSwarmMigrate(swarm_, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  return migrate_particles(swarm_, owners_, kPosition);
 }
 
 PetscErrorCode ParticleLevelSet::records(ParticleRecords* out) const {
@@ -482,11 +429,7 @@ PetscErrorCode ParticleLevelSet::reseed(Field& phi, PetscInt generation) {
 }
 
 PetscErrorCode ParticleLevelSet::remove(const std::vector<PetscInt>& indices) {
-  PetscFunctionBeginUser;
-  // DMSwarmRemovePointAtIndex moves the last particle into the hole: remove from the back.
-  for (auto n = indices.rbegin(); n != indices.rend(); ++n)
-    PetscCall(DMSwarmRemovePointAtIndex(swarm_, *n));
-  PetscFunctionReturn(0);
+  return remove_particles(swarm_, indices);
 }
 
 PetscErrorCode ParticleLevelSet::respect_flows(const LiquidConfig& config, double time) {

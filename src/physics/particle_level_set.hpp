@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cell_owners.hpp"
 #include "field.hpp"
 #include "job.hpp"
 #include "particle_records.hpp"
@@ -103,8 +104,6 @@ private:
     std::int64_t id;
   };
 
-  /// The rank owning the cell that holds the canonical point x.
-  PetscMPIInt owner(const double x[3]) const;
   /// The owned cell holding canonical point x, as an offset in the owned box.
   size_t owned_cell(const double x[3]) const;
   /// Up to `wanted` seeds of cell (i, j, k) of generation g, from the level set sampled by
@@ -124,8 +123,7 @@ private:
   double h_ = 0.0;          // the smallest spacing
   double least_radius_ = 0.0, most_radius_ = 0.0;
   OwnedDM swarm_;
-  std::array<std::vector<PetscInt>, 3> starts_;  // first cell of each process, per axis
-  std::array<PetscInt, 3> processes_{1, 1, 1};
+  CellOwners owners_;
 };
 
 }  // namespace sf

@@ -834,6 +834,19 @@ const std::vector<Group> kRefusedJobs = {
           "not supported yet (x is periodic)"}},
     }},
     {"LiquidSection", {
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " spray: {rate: 10}}\n",
+         {"job.yaml:6: liquid.spray.threshold: missing required key"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " spray: {threshold: 1, drag: -1}}\n",
+         {"job.yaml:6: liquid.spray.drag: must be >= 0"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " spray: {threshold: 1, foam_life: 0}}\n",
+         {"job.yaml:6: liquid.spray.foam_life: must be > 0"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " spray: {threshold: 1, size: 2}}\n",
+         {"job.yaml:6: liquid.spray.size: unknown key (expected one of: threshold, rate, radius, "
+          "spread, drag, split_time, foam_life)"}},
         {kHead + "liquid: {band: 3}\n",
          {"job.yaml:6: liquid.initial: missing required key"}},
         {kHead + "liquid: {initial: []}\n",
@@ -854,7 +867,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles, sources, sinks, air_pressure)"}},
+          "reinitialise_every, particles, sources, sinks, air_pressure, spray)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},

@@ -13,6 +13,7 @@
 
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
+#include "simulation_test_util.hpp"
 
 namespace sf {
 namespace {
@@ -44,12 +45,6 @@ std::string raft(double bottom, double density) {
          "}}";
 }
 
-double global_max(double local) {
-  double result = 0.0;
-  MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return result;
-}
-
 /// The largest |u| over the owned faces.
 double largest_velocity(Simulation& simulation) {
   PetscReal norm = 0.0;
@@ -64,15 +59,6 @@ const SolidMask::Pose& pose(const Simulation& simulation) {
 double speed(const SolidMask::Pose& p) {
   return std::max({std::abs(p.velocity[0]), std::abs(p.velocity[1]), std::abs(p.velocity[2]),
                    std::abs(p.omega[0]), std::abs(p.omega[1]), std::abs(p.omega[2])});
-}
-
-PetscErrorCode run_steps(Simulation& simulation, double dt, int steps) {
-  PetscFunctionBeginUser;
-  for (int s = 0; s < steps; ++s) {
-    StepReport report;
-    PetscCall(simulation.step(dt, &report));
-  }
-  PetscFunctionReturn(0);
 }
 
 // A raft of half the liquid's density placed with half its height under the surface is in
@@ -90,17 +76,17 @@ TEST(FloatingBodies, ABoxOfHalfTheLiquidsDensityRestsWithHalfItsHeightUnderTheSu
   const SolidMask::Pose start = pose(simulation);
   EXPECT_DOUBLE_EQ(start.position[1], 0.75);
   EXPECT_DOUBLE_EQ(simulation.floating_bodies().bodies().front().mass, 0.5 * 0.5 * 0.25);
-  ASSERT_EQ(run_steps(simulation, dt, 30), 0);
+  ASSERT_EQ(test::run_steps(simulation, dt, 30), 0);
   EXPECT_LT(speed(pose(simulation)), 1e-10);
   EXPECT_LT(std::abs(pose(simulation).position[1] - start.position[1]), 1e-10);
   EXPECT_LT(std::abs(pose(simulation).position[0] - start.position[0]), 1e-10);
-  EXPECT_LT(global_max(largest_velocity(simulation)), 1e-10);
+  EXPECT_LT(test::global_max(largest_velocity(simulation)), 1e-10);
 
   const JobConfig heavier = parse_job(tank("heavier", "64, 48", 0.75, raft(0.625, 0.55), dt),
                                       "heavier.yaml");
   Simulation sinking;
   ASSERT_EQ(sinking.setup(PETSC_COMM_WORLD, heavier), 0);
-  ASSERT_EQ(run_steps(sinking, dt, 30), 0);
+  ASSERT_EQ(test::run_steps(sinking, dt, 30), 0);
   EXPECT_LT(pose(sinking).velocity[1], -0.004);  // measured -0.0084
 }
 
@@ -124,16 +110,16 @@ TEST(FloatingBodies, ANeutrallyBuoyantSphereStaysPut) {
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, neutral), 0);
   const SolidMask::Pose start = pose(simulation);
-  ASSERT_EQ(run_steps(simulation, dt, 10), 0);
+  ASSERT_EQ(test::run_steps(simulation, dt, 10), 0);
   EXPECT_LT(speed(pose(simulation)), 1e-10);
   for (int a = 0; a < 3; ++a)
     EXPECT_LT(std::abs(pose(simulation).position[a] - start.position[a]), 1e-10);
-  EXPECT_LT(global_max(largest_velocity(simulation)), 1e-10);
+  EXPECT_LT(test::global_max(largest_velocity(simulation)), 1e-10);
 
   const JobConfig denser = parse_job(job("denser", 1.1), "denser.yaml");
   Simulation sinking;
   ASSERT_EQ(sinking.setup(PETSC_COMM_WORLD, denser), 0);
-  ASSERT_EQ(run_steps(sinking, dt, 10), 0);
+  ASSERT_EQ(test::run_steps(sinking, dt, 10), 0);
   EXPECT_LT(pose(sinking).velocity[1], -0.005);
 }
 
@@ -152,7 +138,7 @@ TEST(FloatingBodies, AReleasedRaftBobsAboutTheDepthArchimedesGives) {
   std::vector<double> extremes = {pose(simulation).position[1]};
   double last = extremes.front(), direction = -1.0;
   for (int s = 0; s < 420 && extremes.size() < 3; ++s) {
-    ASSERT_EQ(run_steps(simulation, dt, 1), 0);
+    ASSERT_EQ(test::run_steps(simulation, dt, 1), 0);
     const double y = pose(simulation).position[1];
     if ((y - last) * direction < 0.0) {  // turned
       extremes.push_back(last);
@@ -184,7 +170,7 @@ TEST(FloatingBodies, ADenseDiscFallsWithTheAddedMassOfPotentialFlow) {
         "disc.yaml");
     Simulation simulation;
     ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-    ASSERT_EQ(run_steps(simulation, dt, 1), 0);
+    ASSERT_EQ(test::run_steps(simulation, dt, 1), 0);
     error[n] = std::abs(-pose(simulation).velocity[1] / dt - exact);
   }
   EXPECT_LT(error[1], 0.06 * exact);
@@ -207,17 +193,17 @@ TEST(FloatingBodies, ARestartContinuesBitForBit) {
   const JobConfig other = parse_job(text("floating_straight"), "floating_straight.yaml");
   Simulation straight;
   ASSERT_EQ(straight.setup(PETSC_COMM_WORLD, other), 0);
-  ASSERT_EQ(run_steps(straight, dt, 20), 0);
+  ASSERT_EQ(test::run_steps(straight, dt, 20), 0);
   std::string path;
   {
     Simulation first;
     ASSERT_EQ(first.setup(PETSC_COMM_WORLD, job), 0);
-    ASSERT_EQ(run_steps(first, dt, 10), 0);
+    ASSERT_EQ(test::run_steps(first, dt, 10), 0);
     ASSERT_EQ(first.write_checkpoint(&path), 0);
   }
   Simulation resumed;
   ASSERT_EQ(resumed.setup(PETSC_COMM_WORLD, job, path), 0);
-  ASSERT_EQ(run_steps(resumed, dt, 10), 0);
+  ASSERT_EQ(test::run_steps(resumed, dt, 10), 0);
   const std::vector<double> a = straight.floating_bodies().state(),
                             b = resumed.floating_bodies().state();
   ASSERT_EQ(a.size(), b.size());

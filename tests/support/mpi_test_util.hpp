@@ -13,6 +13,18 @@ inline long global_sum(long local, MPI_Comm comm = MPI_COMM_WORLD) {
   return total;
 }
 
+inline double global_max(double local, MPI_Comm comm = MPI_COMM_WORLD) {
+  double result = 0.0;
+  MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return result;
+}
+
+inline double global_total(double local, MPI_Comm comm = MPI_COMM_WORLD) {
+  double result = 0.0;
+  MPI_Allreduce(&local, &result, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return result;
+}
+
 inline int comm_rank(MPI_Comm comm = MPI_COMM_WORLD) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

@@ -1,0 +1,405 @@
+// Spray and foam on a DMSwarm (see spray.hpp for the method and its source).
+#include "spray.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "interpolation.hpp"
+#include "particle_swarm.hpp"
+
+namespace sf {
+
+namespace {
+
+/// The swarm's fields for the duration of a loop over its particles.
+class SprayArrays {
+public:
+  PetscErrorCode open(DM swarm) {
+    PetscFunctionBeginUser;
+    swarm_ = swarm;
+    PetscCall(DMSwarmGetLocalSize(swarm, &count));
+    for (size_t f = 0; f < kReals; ++f)
+      PetscCall(DMSwarmGetField(swarm, kRealNames[f], nullptr, nullptr,
+                                reinterpret_cast<void**>(reals[f])));
+    PetscCall(DMSwarmGetField(swarm, Spray::kId, nullptr, nullptr, reinterpret_cast<void**>(&id)));
+    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
+                              reinterpret_cast<void**>(&rank)));
+    PetscFunctionReturn(0);
+  }
+  PetscErrorCode close() {
+    PetscFunctionBeginUser;
+    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&rank)));
+    PetscCall(DMSwarmRestoreField(swarm_, Spray::kId, nullptr, nullptr,
+                                  reinterpret_cast<void**>(&id)));
+    for (size_t f = kReals; f-- > 0;)
+      PetscCall(DMSwarmRestoreField(swarm_, kRealNames[f], nullptr, nullptr,
+                                    reinterpret_cast<void**>(reals[f])));
+    PetscFunctionReturn(0);
+  }
+
+  static constexpr size_t kReals = 5;
+  static constexpr const char* kRealNames[kReals] = {Spray::kPosition, Spray::kVelocity,
+                                                     Spray::kRadius, Spray::kLife, Spray::kKind};
+  PetscInt count = 0;
+  double* position = nullptr;  // 3 per particle
+  double* velocity = nullptr;  // 3 per particle
+  double* radius = nullptr;
+  double* life = nullptr;
+  double* kind = nullptr;
+  std::int64_t* id = nullptr;
+  PetscInt* rank = nullptr;
+
+private:
+  double** reals[kReals] = {&position, &velocity, &radius, &life, &kind};
+  DM swarm_ = nullptr;
+};
+
+constexpr double kSpray = 0.0, kFoam = 1.0;
+
+/// The key of random number `what` of particle `id` at step `step`.
+std::uint64_t particle_key(std::int64_t id, PetscInt step, int what) {
+  return mix_bits(static_cast<std::uint64_t>(id)) ^
+         (static_cast<std::uint64_t>(step) * 8 + static_cast<std::uint64_t>(what));
+}
+
+}  // namespace
+
+PetscErrorCode Spray::setup(const Grid& grid, const SolidMask& solids,
+                            const LiquidConfig& config, const std::array<double, 3>& gravity) {
+  PetscFunctionBeginUser;
+  grid_ = &grid;
+  solids_ = &solids;
+  config_ = config.spray;
+  gravity_ = gravity;
+  h_ = grid.spacing(0);
+  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  if (config_.radius == 0.0) config_.radius = 0.25 * h_;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(owners_.setup(grid));
+  PetscCall(create_particle_swarm(
+      grid, "spray", {{kPosition, 3}, {kVelocity, 3}, {kRadius, 1}, {kLife, 1}, {kKind, 1}}, kId,
+      &swarm_));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::add(const std::vector<Particle>& particles) {
+  PetscFunctionBeginUser;
+  if (particles.empty()) PetscFunctionReturn(0);
+  PetscInt before = 0;
+  PetscCall(DMSwarmGetLocalSize(swarm_, &before));
+  PetscCall(DMSwarmAddNPoints(swarm_, static_cast<PetscInt>(particles.size())));
+  SprayArrays p;
+  PetscCall(p.open(swarm_));
+  PetscMPIInt rank = 0;
+  PetscCallMPI(MPI_Comm_rank(grid_->comm(), &rank));
+  for (size_t s = 0; s < particles.size(); ++s) {
+    const PetscInt at = before + static_cast<PetscInt>(s);
+    for (int a = 0; a < 3; ++a) {
+      p.position[3 * at + a] = particles[s].x[a];
+      p.velocity[3 * at + a] = particles[s].v[a];
+    }
+    p.radius[at] = particles[s].radius;
+    p.life[at] = particles[s].life;
+    p.kind[at] = particles[s].kind;
+    p.id[at] = particles[s].id;
+    p.rank[at] = rank;
+  }
+  PetscCall(p.close());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::add_spray(const std::array<double, 3>& position,
+                                const std::array<double, 3>& velocity, double radius,
+                                std::int64_t id) {
+  return add({Particle{position, velocity, radius, 0.0, kSpray, id}});
+}
+
+PetscErrorCode Spray::remove(const std::vector<PetscInt>& indices) {
+  return remove_particles(swarm_, indices);
+}
+
+PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, owners_, kPosition); }
+
+PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
+                           std::vector<PetscInt>* gone, std::vector<Particle>* born) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const PetscScalar* u_data;
+  ArrayView u_view;
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  const LocalSampler sampler(grid, u_view, Interpolation::Linear);
+  // The flight's exact solution over dt: v(t) = v_inf + (v - v_inf) e^{-k t}, v_inf = g / k; a
+  // parabola without drag.
+  const double k = config_.drag;
+  const double decay = std::exp(-k * dt);
+  const double reach = k > 0.0 ? -std::expm1(-k * dt) / k : dt;  // integral of e^{-k t}
+  const double split = config_.split_time > 0.0 ? -std::expm1(-dt / config_.split_time) : 0.0;
+  SprayArrays p;
+  PetscCall(p.open(swarm_));
+  for (PetscInt n = 0; n < p.count; ++n) {
+    double* x = &p.position[3 * n];
+    double* v = &p.velocity[3 * n];
+    if (p.kind[n] == kSpray) {
+      for (int a = 0; a < dim; ++a) {
+        if (k > 0.0) {
+          const double terminal = gravity_[a] / k;
+          x[a] += terminal * dt + (v[a] - terminal) * reach;
+          v[a] = terminal + (v[a] - terminal) * decay;
+        } else {
+          x[a] += dt * v[a] + 0.5 * dt * dt * gravity_[a];
+          v[a] += dt * gravity_[a];
+        }
+      }
+      if (split > 0.0 && uniform_from(particle_key(p.id[n], step, 1)) < split) {
+        // Two of half the volume, 10 % of the speed apart along a random direction.
+        double d[3] = {0.0, 0.0, 0.0}, length = 0.0, speed = 0.0;
+        for (int a = 0; a < dim; ++a) {
+          d[a] = 2.0 * uniform_from(particle_key(p.id[n], step, 2 + a)) - 1.0;
+          length += d[a] * d[a];
+          speed += v[a] * v[a];
+        }
+        const double scale = length > 0.0 ? 0.05 * std::sqrt(speed / length) : 0.0;
+        Particle child{{x[0], x[1], x[2]}, {v[0], v[1], v[2]}, p.radius[n] / std::cbrt(2.0),
+                       0.0, kSpray,
+                       static_cast<std::int64_t>(mix_bits(particle_key(p.id[n], step, 5)) >> 2)};
+        for (int a = 0; a < dim; ++a) {
+          child.v[a] += scale * d[a];
+          v[a] -= scale * d[a];
+        }
+        p.radius[n] = child.radius;
+        born->push_back(child);
+      }
+    } else {
+      // Foam rides the liquid: RK2 (midpoint), as the marker particles.
+      double u[3] = {0.0, 0.0, 0.0}, mid[3] = {x[0], x[1], x[2]};
+      bool found = sampler.sample_velocity(mid, u);
+      for (int a = 0; a < dim; ++a) mid[a] += 0.5 * dt * u[a];
+      canonical_point(sampler.axes(), dim, mid);
+      found = found && sampler.sample_velocity(mid, u);
+      if (!found) {
+        gone->push_back(n);
+        continue;
+      }
+      for (int a = 0; a < dim; ++a) x[a] += dt * u[a];
+    }
+    bool inside = true;
+    for (int a = 0; a < dim; ++a)
+      if (!grid.periodic(a) &&
+          !(x[a] >= grid.origin(a) && x[a] <= grid.origin(a) + grid.length(a)))
+        inside = false;
+    if (!inside) {
+      gone->push_back(n);
+      continue;
+    }
+    canonical_point(sampler.axes(), dim, x);
+  }
+  PetscCall(p.close());
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
+                             std::vector<PetscInt>* gone) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const PetscScalar* phi_data;
+  ArrayView level;
+  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
+  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  const LocalSampler sampler(grid, level, Interpolation::Linear);
+  const auto sample = [&](const double point[3], double* value) {
+    double x[3] = {point[0], point[1], point[2]};
+    canonical_point(sampler.axes(), dim, x);
+    return sampler.sample(0, -1, x, value);
+  };
+  SprayArrays p;
+  PetscCall(p.open(swarm_));
+  for (PetscInt n = 0; n < p.count; ++n) {
+    double* x = &p.position[3 * n];
+    PetscInt cell[3] = {0, 0, 0};
+    for (int a = 0; a < dim; ++a)
+      cell[a] = std::clamp<PetscInt>(
+          static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))), 0,
+          grid.cells(a) - 1);
+    double value = 0.0;
+    if (solids_->solid(cell[0], cell[1], cell[2]) || !sample(x, &value)) {
+      gone->push_back(n);
+      continue;
+    }
+    if (p.kind[n] == kSpray) {
+      if (!(value < 0.0)) continue;  // still in the air
+      // Landed: foam, its life drawn from an exponential of mean foam_life r / radius.
+      p.kind[n] = kFoam;
+      const double mean = config_.foam_life * p.radius[n] / config_.radius;
+      p.life[n] = -mean * std::log1p(-uniform_from(particle_key(p.id[n], step, 6)));
+      for (int a = 0; a < 3; ++a) p.velocity[3 * n + a] = 0.0;
+    } else {
+      p.life[n] -= dt;
+      if (!(p.life[n] > 0.0) || value > h_) {
+        gone->push_back(n);
+        continue;
+      }
+    }
+    // Back onto the surface: x - phi n, n from phi's differences half a cell either side.
+    double gradient[3] = {0.0, 0.0, 0.0}, norm = 0.0;
+    bool found = true;
+    for (int a = 0; a < dim && found; ++a) {
+      double lo[3] = {x[0], x[1], x[2]}, hi[3] = {x[0], x[1], x[2]}, below = 0.0, above = 0.0;
+      lo[a] -= 0.5 * grid.spacing(a);
+      hi[a] += 0.5 * grid.spacing(a);
+      found = sample(lo, &below) && sample(hi, &above);
+      gradient[a] = (above - below) / grid.spacing(a);
+      norm += gradient[a] * gradient[a];
+    }
+    if (!found || !(norm > 0.0)) continue;
+    norm = std::sqrt(norm);
+    for (int a = 0; a < dim; ++a) x[a] -= value * gradient[a] / norm;
+    canonical_point(sampler.axes(), dim, x);
+  }
+  PetscCall(p.close());
+  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, PetscInt step,
+                           std::vector<Particle>* born) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const PetscScalar *phi_data, *u_data;
+  ArrayView level, u;
+  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
+  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  const std::uint64_t cells = static_cast<std::uint64_t>(grid.cells(0)) *
+                              static_cast<std::uint64_t>(grid.cells(1)) *
+                              static_cast<std::uint64_t>(grid.cells(2));
+  constexpr int kMostPerStep = 63;  // slots per cell and step; the last keys the count
+  const double expected = config_.rate * dt;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids_->liquid(level, i, j, k)) return;
+    const PetscInt at[3] = {i, j, k};
+    bool surface = false;
+    double n[3] = {0.0, 0.0, 0.0}, speed[3] = {0.0, 0.0, 0.0}, norm = 0.0;
+    for (int a = 0; a < dim; ++a) {
+      PetscInt lo[3] = {i, j, k}, hi[3] = {i, j, k};
+      --lo[a];
+      ++hi[a];
+      const bool lo_in = grid.periodic(a) || at[a] > 0;
+      const bool hi_in = grid.periodic(a) || at[a] < grid.cells(a) - 1;
+      const auto air = [&](const PetscInt* n) {
+        return !solids_->solid(n[0], n[1], n[2]) && level(n[0], n[1], n[2]) >= 0.0;
+      };
+      surface = surface || (lo_in && air(lo)) || (hi_in && air(hi));
+      n[a] = (level(hi[0], hi[1], hi[2]) - level(lo[0], lo[1], lo[2])) / (2.0 * grid.spacing(a));
+      norm += n[a] * n[a];
+      speed[a] = 0.5 * (u(i, j, k, a) + u(hi[0], hi[1], hi[2], a));
+    }
+    if (!surface || !(norm > 0.0)) return;
+    norm = std::sqrt(norm);
+    double outward = 0.0;
+    for (int a = 0; a < dim; ++a) {
+      n[a] /= norm;
+      outward += speed[a] * n[a];
+    }
+    if (!(outward > config_.threshold)) return;
+    const std::uint64_t cell =
+        (static_cast<std::uint64_t>(k) * static_cast<std::uint64_t>(grid.cells(1)) +
+         static_cast<std::uint64_t>(j)) * static_cast<std::uint64_t>(grid.cells(0)) +
+        static_cast<std::uint64_t>(i);
+    const std::uint64_t base = (static_cast<std::uint64_t>(step) * cells + cell) *
+                               static_cast<std::uint64_t>(kMostPerStep + 1);
+    const int count = std::min<int>(
+        kMostPerStep, static_cast<int>(std::floor(expected + uniform_from(base + kMostPerStep))));
+    const double excess = outward - config_.threshold;
+    for (int slot = 0; slot < count; ++slot) {
+      const std::uint64_t key = (base + static_cast<std::uint64_t>(slot)) * 8;
+      Particle particle{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 0.0, kSpray,
+                        static_cast<std::int64_t>(base + static_cast<std::uint64_t>(slot))};
+      // A point of the cell, carried along n to the surface (phi linear about the centre)
+      // and half a cell beyond it.
+      double along = level(i, j, k);
+      for (int a = 0; a < dim; ++a) {
+        const double offset = (uniform_from(key + static_cast<std::uint64_t>(a)) - 0.5) *
+                              grid.spacing(a);
+        particle.x[a] = grid.cell_center(a, at[a]) + offset;
+        along += n[a] * norm * offset;
+      }
+      bool inside = true;
+      for (int a = 0; a < dim; ++a) {
+        particle.x[a] += (-along / norm + 0.5 * h_) * n[a];
+        particle.v[a] =
+            speed[a] + config_.spread * excess *
+                           (2.0 * uniform_from(key + 3 + static_cast<std::uint64_t>(a)) - 1.0);
+        if (!grid.periodic(a) && !(particle.x[a] >= grid.origin(a) &&
+                                   particle.x[a] <= grid.origin(a) + grid.length(a)))
+          inside = false;
+      }
+      particle.radius = config_.radius * (0.5 + uniform_from(key + 6));
+      if (inside) born->push_back(particle);
+    }
+  });
+  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::advance(Field& velocity, Field& phi, double dt, PetscInt step) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(velocity.fill_ghosts());
+  PetscCall(phi.fill_ghosts());
+  std::vector<PetscInt> gone;
+  std::vector<Particle> born;
+  PetscCall(move(velocity, dt, step, &gone, &born));
+  PetscCall(remove(gone));
+  PetscCall(add(born));
+  PetscCall(migrate());
+  gone.clear();
+  born.clear();
+  PetscCall(settle(phi, dt, step, &gone));
+  PetscCall(remove(gone));
+  PetscCall(shed(velocity, phi, dt, step, &born));
+  PetscCall(add(born));
+  PetscCall(migrate());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::census(PetscInt* spray, PetscInt* foam) const {
+  PetscFunctionBeginUser;
+  PetscInt local[2] = {0, 0}, all[2] = {0, 0};
+  if (enabled()) {
+    SprayArrays p;
+    PetscCall(p.open(swarm_));
+    for (PetscInt n = 0; n < p.count; ++n) ++local[p.kind[n] == kSpray ? 0 : 1];
+    PetscCall(p.close());
+  }
+  PetscCallMPI(MPI_Allreduce(local, all, 2, MPIU_INT, MPI_SUM, grid_->comm()));
+  *spray = all[0];
+  *foam = all[1];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::records(SprayRecords* out) const {
+  PetscFunctionBeginUser;
+  out->resize(0);
+  if (!enabled()) PetscFunctionReturn(0);
+  SprayArrays p;
+  PetscCall(p.open(swarm_));
+  out->resize(static_cast<size_t>(p.count));
+  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
+  std::copy(p.velocity, p.velocity + 3 * p.count, out->velocity.begin());
+  std::copy(p.radius, p.radius + p.count, out->radius.begin());
+  std::copy(p.life, p.life + p.count, out->life.begin());
+  std::copy(p.kind, p.kind + p.count, out->kind.begin());
+  std::copy(p.id, p.id + p.count, out->id.begin());
+  PetscCall(p.close());
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf

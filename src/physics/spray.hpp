@@ -1,0 +1,110 @@
+// Spray and foam (Foster & Metaxas 1996, §4.3: "Whenever the vertical velocity of the surface is
+// greater than some positive threshold, a set of particles are introduced just below the surface
+// and the local fluid velocity is used to set their initial velocity. The particles are then
+// removed from the Navier-Stokes calculation and affected only by gravity, wind, and air
+// resistance. [...] a small probability that airborne particles will separate over time [...]
+// Foam is introduced whenever spray collides with the height field. Foam has a random life span
+// proportional to the size of its parent spray particle."), on a DMSwarm, for a liquid's level
+// set instead of their height field. After each step's projection and velocity extension:
+//
+// Shedding  a surface cell (liquid, with an air neighbour along an axis) whose velocity, averaged
+//           from its faces to its centre, has an outward normal component u . n > threshold
+//           (n = grad phi / |grad phi|, central differences) sheds on average rate dt particles:
+//           at uniform points of the cell carried to the surface along n (x - phi n) and half a
+//           cell beyond it, so that they start in the air, with the cell's velocity plus a
+//           random part of spread (u . n - threshold) per component, and a radius of 0.5 to 1.5
+//           times the mean. The numbers are hashes of (step, cell, slot): the same particles on
+//           any rank count.
+// Spray     flies: dv/dt = g - drag v, integrated exactly over the step (a parabola without
+//           drag), and, with split_time, splits with probability 1 - exp(-dt / split_time) per
+//           step into two of half the volume each, their velocities 10 % apart.
+// Landing   a spray particle that ends a step in the liquid (phi < 0 there) becomes foam there,
+//           with a life drawn from an exponential distribution of mean foam_life r / radius.
+//           One that leaves the domain through a face that is not periodic, or ends in a solid
+//           cell, is gone.
+// Foam      rides the surface: it moves with the liquid's velocity (RK2, as the marker
+//           particles), is put back on the surface (x - phi n), and is gone when its life is
+//           over, or when the liquid leaves it more than a cell behind (phi > h).
+//
+// The particles do not act on the liquid. Every particle goes to the rank that owns its cell
+// after it moves (DMSwarmMigrate, as the marker particles). In-situ scripts get them on the
+// Catalyst channel "particles" (catalyst_adaptor.hpp); they are not in frames or checkpoints:
+// a restarted run starts without spray.
+#pragma once
+
+#include <petscdmswarm.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "cell_owners.hpp"
+#include "field.hpp"
+#include "job.hpp"
+#include "particle_records.hpp"
+#include "petsc_handle.hpp"
+#include "solids.hpp"
+
+namespace sf {
+
+class Spray {
+public:
+  /// Creates the (empty) swarm, attached to the grid's cell DMDA. Collective.
+  PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const LiquidConfig& config,
+                       const std::array<double, 3>& gravity);
+  bool enabled() const { return config_.enabled; }
+
+  /// Moves the spray and the foam over dt, lands spray, ages foam, and sheds new spray from
+  /// the surface (see the top); `step` is the step's number (from 1), the key of its random
+  /// numbers. Fills the ghosts of `velocity` and `phi`. Collective.
+  PetscErrorCode advance(Field& velocity, Field& phi, double dt, PetscInt step);
+
+  /// Adds one spray particle on this rank (it goes to its owner at the next advance()). Local.
+  PetscErrorCode add_spray(const std::array<double, 3>& position,
+                           const std::array<double, 3>& velocity, double radius,
+                           std::int64_t id);
+
+  /// The spray and foam particles over all ranks. Collective.
+  PetscErrorCode census(PetscInt* spray, PetscInt* foam) const;
+  /// This rank's particles as plain arrays.
+  PetscErrorCode records(SprayRecords* out) const;
+
+  /// The fields of one particle, as the swarm stores them.
+  static constexpr const char* kPosition = "position";
+  static constexpr const char* kVelocity = "velocity";
+  static constexpr const char* kRadius = "radius";
+  static constexpr const char* kLife = "life";
+  static constexpr const char* kKind = "kind";  // 0 spray, 1 foam
+  static constexpr const char* kId = "id";
+
+private:
+  struct Particle {
+    std::array<double, 3> x, v;
+    double radius, life, kind;
+    std::int64_t id;
+  };
+  PetscErrorCode add(const std::vector<Particle>& particles);
+  /// Moves every particle (spray flies, foam rides the velocity), marks those that leave the
+  /// domain, collects the children of splits.
+  PetscErrorCode move(const Field& velocity, double dt, PetscInt step,
+                      std::vector<PetscInt>* gone, std::vector<Particle>* born);
+  /// Lands spray in the liquid, puts foam back on the surface and ages it, marks what is gone.
+  PetscErrorCode settle(const Field& phi, double dt, PetscInt step, std::vector<PetscInt>* gone);
+  /// New spray from the surface cells that move out faster than the threshold.
+  PetscErrorCode shed(const Field& velocity, const Field& phi, double dt, PetscInt step,
+                      std::vector<Particle>* born) const;
+  /// Removes the particles at the given indices (ascending, no repeats). Local.
+  PetscErrorCode remove(const std::vector<PetscInt>& indices);
+  /// Sets every particle's DMSwarm_rank to the owner of its cell and migrates. Collective.
+  PetscErrorCode migrate();
+
+  const Grid* grid_ = nullptr;
+  const SolidMask* solids_ = nullptr;
+  LiquidConfig::Spray config_;
+  std::array<double, 3> gravity_{0.0, 0.0, 0.0};
+  double h_ = 0.0;  // the smallest spacing
+  OwnedDM swarm_;
+  CellOwners owners_;
+};
+
+}  // namespace sf
