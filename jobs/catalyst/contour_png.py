@@ -16,6 +16,8 @@
 #                       a liquid's surface, --field phi --value 0 --solid-color 0.2 0.45 0.8
 #   --size W H          image size in pixels (default: 800 800)
 #   --prefix NAME       file name prefix (default: contour_<field>)
+#   --view-from X Y Z   where the camera looks from, as a direction from the domain's centre in
+#                       units of its size (default: 1.2 0.5 2.0, a three-quarter view)
 #   --particles         draw a liquid's spray (slate) and foam (white) as points, from the
 #                       channel "particles" (jobs with liquid.spray only)
 # Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
@@ -36,6 +38,7 @@ parser.add_argument("--solid-color", dest="solid_color", nargs=3, type=float, de
 parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
 parser.add_argument("--prefix", default=None)
 parser.add_argument("--particles", action="store_true")
+parser.add_argument("--view-from", dest="view_from", nargs=3, type=float, default=[1.2, 0.5, 2.0])
 settings, _ = parser.parse_known_args(job_args)
 
 input = PVTrivialProducer(registrationName="input")
@@ -109,13 +112,13 @@ clock_display.Color = [0.0, 0.0, 0.0]
 clock_display.FontSize = 20
 clock_display.WindowLocation = "Upper Left Corner"
 
-# A three-quarter view from the front, y up.
+# A three-quarter view from the front (or --view-from), y up.
 # In situ, the data information describes this rank's piece only; the solver gives the domain.
 bounds = domain_bounds or input.GetDataInformation().GetBounds()
 centre = [0.5 * (bounds[2 * a] + bounds[2 * a + 1]) for a in range(3)]
 size = max(bounds[2 * a + 1] - bounds[2 * a] for a in range(3))
 view.CameraFocalPoint = centre
-view.CameraPosition = [centre[0] + 1.2 * size, centre[1] + 0.5 * size, centre[2] + 2.0 * size]
+view.CameraPosition = [centre[a] + settings.view_from[a] * size for a in range(3)]
 view.CameraViewUp = [0.0, 1.0, 0.0]
 view.ResetCamera(False)  # fit what is shown: the outline is the whole domain
 

@@ -54,6 +54,10 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(level_set_.setup(grid_, solids_, job.liquid));
     PetscCall(level_set_.initialise(phi));
     PetscCall(level_set_.reinitialise(phi, nullptr));
+    if (job.liquid.surface == LiquidConfig::Surface::HeightField) {
+      PetscCall(height_field_.setup(grid_, solids_));
+      PetscCall(height_field_.initialise(phi));
+    }
     PetscCall(level_set_.volume(phi, &initial_volume));
     level_set_.separate_at_walls(velocity_);
     PetscCall(particles_.setup(grid_, solids_, job.liquid));
@@ -330,6 +334,25 @@ void Simulation::build_step() {
   const Run extend = [this, &job](double, StepReport*) {
     return extension_.extend(velocity_, scalars_[job.scalars.size()]);
   };
+  // A height field moves its surface with the step's final velocity (height_field.hpp); its
+  // level set is the state the advection must leave as it was.
+  const Run move_surface = [this, &job](double dt, StepReport*) {
+    return height_field_.advance(velocity_, scalars_[job.scalars.size()], dt);
+  };
+  const auto keeping_surface = [this, &job](Run advect) -> Run {
+    return [this, &job, advect](double dt, StepReport* report) {
+      PetscFunctionBeginUser;
+      const Field& phi = scalars_[job.scalars.size()];
+      Vec kept;
+      PetscCall(DMGetGlobalVector(phi.dm(), &kept));
+      PetscCall(VecCopy(phi.global(), kept));
+      PetscCall(advect(dt, report));
+      PetscCall(VecCopy(kept, phi.global()));
+      PetscCall(DMRestoreGlobalVector(phi.dm(), &kept));
+      PetscFunctionReturn(0);
+    };
+  };
+  const bool height_field = job.liquid.surface == LiquidConfig::Surface::HeightField;
   // Spray and foam fly and ride on the step's final velocity (spray.hpp).
   const Run spray = [this, &job](double dt, StepReport*) {
     return spray_.advance(velocity_, scalars_[job.scalars.size()], dt, step_ + 1);
@@ -403,14 +426,18 @@ void Simulation::build_step() {
     // then applies the forces, projects on the liquid and extends its velocity into the air.
     if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"check", std::nullopt, check_before_advection});
-    stages_.push_back({"advect", Stage::Advect, stam_advect(true)});
+    if (height_field)
+      stages_.push_back({"advect", Stage::Advect, keeping_surface(stam_advect(true))});
+    else
+      stages_.push_back({"advect", Stage::Advect, stam_advect(true)});
     if (solids_.moving())
       stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});
-    stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
+    if (!height_field) stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
     stages_.push_back({"forces", Stage::Forces, forces});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"extend velocity", Stage::Surface, extend});
+    if (height_field) stages_.push_back({"height field", Stage::Surface, move_surface});
     if (spray_.enabled()) stages_.push_back({"spray", Stage::Surface, spray});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
     return;

@@ -16,6 +16,7 @@
 #include "level_set.hpp"
 #include "particle_level_set.hpp"
 #include "spray.hpp"
+#include "height_field.hpp"
 #include "velocity_extension.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
@@ -153,6 +154,7 @@ private:
   ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Spray spray_;                  // with a liquid's spray: spray and foam particles
+  HeightField height_field_;     // with liquid.surface: height_field
   Forces forces_;
   Steering steering_;  // forces and sources a user adds while the run goes on
   std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one

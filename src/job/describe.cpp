@@ -159,6 +159,15 @@ std::vector<std::string> physics_description(const JobConfig& job) {
              format(patch.velocity, dim) + " from " + format(patch.start) + " to " +
              format(patch.end) + "; ";
     if (!air.empty()) add("liquid.air_pressure", air);
+    if (job.liquid.surface == LiquidConfig::Surface::HeightField)
+      add("liquid.surface", "height_field");
+    const LiquidConfig::Spray& spray = job.liquid.spray;
+    if (spray.enabled)
+      add("liquid.spray", "threshold " + format(spray.threshold) + " rate " +
+                              format(spray.rate) + " radius " + format(spray.radius) +
+                              " spread " + format(spray.spread) + " drag " +
+                              format(spray.drag) + " split_time " + format(spray.split_time) +
+                              " foam_life " + format(spray.foam_life));
   }
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));

@@ -243,6 +243,10 @@ struct DiagnosticsConfig {
 struct LiquidConfig {
   static constexpr const char* kLevelSetName = "phi";
   bool enabled = false;
+  // How the surface is kept: a level set (with marker particles), or a height over each
+  // vertical column (height_field.hpp; Foster & Metaxas §4.3).
+  enum class Surface { LevelSet, HeightField };
+  Surface surface = Surface::LevelSet;
   std::vector<Region> initial;  // the liquid at the start: the union of these regions
   // Half-width of the band, in cells of the smallest spacing, in which reinitialisation keeps
   // phi a signed distance; beyond it phi is held at +-band.

@@ -9,7 +9,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
                       {"initial", "band", "reinitialise_every", "particles", "sources", "sinks",
-                       "air_pressure", "spray"});
+                       "air_pressure", "spray", "surface"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -40,9 +40,23 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   // Reinitialisation needs the band's inner cells on both sides of the surface: 2 at least.
   read_count("band", 2, &liquid.band);
   read_count("reinitialise_every", 1, &liquid.reinitialise_every);
+  if (const auto surface = map.find("surface")) {
+    liquid.surface = read_choice<LiquidConfig::Surface>(
+        *surface, "liquid surface",
+        {{"level_set", LiquidConfig::Surface::LevelSet},
+         {"height_field", LiquidConfig::Surface::HeightField}});
+  }
+  const bool height_field = liquid.surface == LiquidConfig::Surface::HeightField;
+  // What a height field (height_field.hpp) cannot have: it keeps no level set of its own to
+  // correct, and liquid that appears or vanishes in a region is not a column's height.
+  for (const char* key : {"particles", "reinitialise_every", "sources", "sinks"}) {
+    if (!height_field) break;
+    if (const auto given = map.find(key))
+      fail(*given, "is for a level-set surface; liquid.surface: height_field has none");
+  }
   // Marker particles: on unless per_cell is 0. 16 a cell in 3D too (Enright et al. used 64):
   // a band 7 cells thick round a surface of 40 thousand cells is then 4.5 million particles.
-  liquid.particles.per_cell = 16;
+  liquid.particles.per_cell = height_field ? 0 : 16;
   if (const auto particles = map.find("particles")) {
     const MapReader reader(*this, *particles, false, {"per_cell", "band", "reseed_every"});
     auto read = [&](const char* key, int least, int most, int* out) {

@@ -322,6 +322,26 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
+  // A height field (height_field.hpp) stands on the floor with y up, and holds still while no
+  // obstacle moves the water it displaces.
+  if (job.liquid.surface == LiquidConfig::Surface::HeightField) {
+    const MapReader liquid(*this, top.require("liquid"), false);
+    const Field surface = liquid.require("surface");
+    const std::array<double, 3>& g = job.forces.gravity;
+    if (!(g[1] < 0.0 && g[0] == 0.0 && g[2] == 0.0))
+      fail(surface, "a height field needs gravity straight down along -y (forces.gravity: "
+                    "[0, -g] or [0, -g, 0]): its columns stand along y");
+    if (job.boundary[1][0].kind == BoundaryKind::Periodic)
+      fail(surface, "a height field needs a floor: y cannot be periodic");
+    for (size_t n = 0; n < job.obstacles.size(); ++n)
+      if (job.obstacles[n].moves()) {
+        const MapReader keys(*this, element(top.require("obstacles"), n), false);
+        const auto motion = keys.find("motion");
+        fail(motion ? *motion : keys.require("floating"),
+             "a moving or floating obstacle displaces the water of a height field's columns, "
+             "which it does not follow yet: use liquid.surface: level_set");
+      }
+  }
   // A floating body is carried by a liquid's pressure (the free-surface projection couples it).
   for (size_t n = 0; n < job.obstacles.size() && !job.liquid.enabled; ++n) {
     if (!job.obstacles[n].floating.enabled) continue;

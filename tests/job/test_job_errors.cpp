@@ -835,6 +835,25 @@ const std::vector<Group> kRefusedJobs = {
     }},
     {"LiquidSection", {
         {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " surface: height_field}\n",
+         {"job.yaml:6: liquid.surface: a height field needs gravity straight down along -y"}},
+        {kHead + "forces: {gravity: [0, -1]}\nliquid: {initial: [{shape: box, lower: [0, 0],"
+         " upper: [1, 1]}], surface: height_field, particles: {per_cell: 4}}\n",
+         {"job.yaml:7: liquid.particles: is for a level-set surface; liquid.surface: height_field "
+          "has none"}},
+        {kHead + "forces: {gravity: [0, -1]}\nliquid: {initial: [{shape: box, lower: [0, 0],"
+         " upper: [1, 1]}], surface: height_field, sinks: [{shape: sphere, center: [0, 0],"
+         " radius: 1}]}\n",
+         {"job.yaml:7: liquid.sinks: is for a level-set surface"}},
+        {kHead + "forces: {gravity: [0, -1]}\nliquid: {initial: [{shape: box, lower: [0, 0],"
+         " upper: [1, 1]}], surface: height_field}\nobstacles: [{shape: box, lower: [0, 0],"
+         " upper: [1, 1], motion: {velocity: [1, 0]}}]\n",
+         {"job.yaml:8: obstacles[0].motion: a moving or floating obstacle displaces the water of a "
+          "height field's columns"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+         " surface: sheet}\n",
+         {"job.yaml:6: liquid.surface: "}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " spray: {rate: 10}}\n",
          {"job.yaml:6: liquid.spray.threshold: missing required key"}},
         {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
@@ -867,7 +886,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles, sources, sinks, air_pressure, spray)"}},
+          "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},

@@ -210,20 +210,11 @@ TEST(FloatingBodies, ARestartContinuesBitForBit) {
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
   EXPECT_NE(a[1], 0.0 + pose(straight).start[1]);  // it moved
   // The liquid's fields, owned values bit for bit.
-  const auto same = [](Vec x, Vec y) {
-    const PetscScalar *p, *q;
-    PetscInt n = 0;
-    EXPECT_EQ(VecGetLocalSize(x, &n), 0);
-    EXPECT_EQ(VecGetArrayRead(x, &p), 0);
-    EXPECT_EQ(VecGetArrayRead(y, &q), 0);
-    const bool equal = std::memcmp(p, q, static_cast<size_t>(n) * sizeof(PetscScalar)) == 0;
-    EXPECT_EQ(VecRestoreArrayRead(x, &p), 0);
-    EXPECT_EQ(VecRestoreArrayRead(y, &q), 0);
-    return equal ? 0L : 1L;
-  };
-  EXPECT_EQ(test::global_sum(same(straight.velocity().global(), resumed.velocity().global())), 0);
-  EXPECT_EQ(test::global_sum(same(straight.scalars().back().global(),
-                                  resumed.scalars().back().global())),
+  EXPECT_EQ(test::global_sum(test::differs_bitwise(straight.velocity().global(),
+                                                   resumed.velocity().global())),
+            0);
+  EXPECT_EQ(test::global_sum(test::differs_bitwise(straight.scalars().back().global(),
+                                                   resumed.scalars().back().global())),
             0);
 }
 
@@ -238,19 +229,13 @@ TEST(FloatingBodies, ABodyThatReachesAWallStopsTheRun) {
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   std::string message;
-  const auto remember = [](MPI_Comm, int, const char*, const char*, PetscErrorCode code,
-                           PetscErrorType, const char* text, void* context) -> PetscErrorCode {
-    auto* first = static_cast<std::string*>(context);
-    if (first->empty() && text) *first = text;
-    return code;
-  };
-  ASSERT_EQ(PetscPushErrorHandler(remember, &message), 0);
-  PetscErrorCode status = 0;
-  for (int s = 0; s < 200 && !status; ++s) {
-    StepReport report;
-    status = simulation.step(dt, &report);
-  }
-  ASSERT_EQ(PetscPopErrorHandler(), 0);
+  const PetscErrorCode status = test::catching_errors(
+      [&]() -> PetscErrorCode {
+        PetscErrorCode code = 0;
+        for (int s = 0; s < 200 && !code; ++s) code = test::run_steps(simulation, dt, 1);
+        return code;
+      },
+      &message);
   EXPECT_EQ(status, PETSC_ERR_USER_INPUT);
   EXPECT_NE(message.find("floating obstacle 0 reached the y lower wall"), std::string::npos)
       << message;
