@@ -37,6 +37,7 @@ struct FreeSurfaceProjection::Impl {
   double decoupled = 0.0;  // the diagonal of the rows p = 0: sum_a 2 / h_a^2
   std::vector<AirPressure> air;  // the air's pressure on the surface; none: p = 0 there
   double time = 0.0;             // of the projection: where the air's patches are
+  bool walls_may_open = true;    // false: every wall stays closed (a height field)
 
   /// The air's pressure on the surface between liquid cell (i, j, k) and its side `side` along
   /// axis a, `fraction` of a spacing from the cell's centre.
@@ -557,10 +558,12 @@ FreeSurfaceProjection::~FreeSurfaceProjection() = default;
 
 PetscErrorCode FreeSurfaceProjection::setup(const Grid& grid, const SolidMask& solids,
                                             const SolverConfig& config, Field& phi,
-                                            const std::vector<AirPressure>& air) {
+                                            const std::vector<AirPressure>& air,
+                                            bool walls_may_open) {
   PetscFunctionBeginUser;
   Impl& s = *impl_;
   s.air = air;
+  s.walls_may_open = walls_may_open;
   s.grid = &grid;
   s.solids = &solids;
   s.phi = &phi;
@@ -617,7 +620,7 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   // instead and setting such a velocity to 0 left the liquid cell beside it with a divergence
   // of up to 42 / s in the 3D dam break: liquid made from nothing at the floor and ceiling.)
   bool free_surface = false;
-  PetscCall(s.has_free_surface(level, &free_surface));
+  if (s.walls_may_open) PetscCall(s.has_free_surface(level, &free_surface));
   if (free_surface)
     PetscCall(s.open_walls_from_velocity(level, velocity));
   else
@@ -633,8 +636,21 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     PetscCall(s.assemble(level, &dirichlet));
     PetscCall(s.set_null_space(level, dirichlet));
     if (s.bodies) {
-      // The bodies' sums over a closed surface vanish: the constant stays in the null space.
-      PetscCall(MatSetNullSpace(s.coupled, s.null_space));
+      // The bodies' sums over a closed surface vanish, and then the constant stays in the null
+      // space; not where a body touches another obstacle (its faces there are not coupled).
+      bool constant_free = false;
+      if (s.null_space) {
+        Vec constant;
+        std::vector<double> forces;
+        PetscCall(MatCreateVecs(s.matrix, &constant, nullptr));
+        PetscCall(VecSet(constant, 1.0));
+        PetscCall(s.body_forces(constant, &forces));
+        PetscCall(VecDestroy(&constant));
+        constant_free = std::all_of(forces.begin(), forces.end(), [&](double f) {
+          return std::abs(f) <= 1e-12 * s.cell_volume * static_cast<double>(grid.total_cells());
+        });
+      }
+      PetscCall(MatSetNullSpace(s.coupled, constant_free ? s.null_space.get() : nullptr));
       PetscCall(KSPSetOperators(s.ksp, s.coupled, s.matrix));
     } else {
       PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));

@@ -72,8 +72,11 @@ public:
 
   /// `phi`: the liquid's level set, read at every projection (its ghosts are filled here).
   /// Collective.
+  /// `walls_may_open`: false keeps every wall of the domain closed (a height field's columns
+  /// cannot leave a wall: height_field.hpp). Collective.
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config,
-                       Field& phi, const std::vector<AirPressure>& air = {});
+                       Field& phi, const std::vector<AirPressure>& air = {},
+                       bool walls_may_open = true);
   /// Couples the floating bodies into every projection (floating_bodies.hpp): the solve finds
   /// their velocities with the pressure and gives them to the bodies and their faces. Their
   /// faces must hold the bodies' velocities before the liquid pushes (accelerate()) when

@@ -13,11 +13,12 @@ namespace sf {
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config,
                                std::unique_ptr<Projection>* projection, Field* level_set,
-                               const std::vector<AirPressure>& air, FloatingBodies* bodies) {
+                               const std::vector<AirPressure>& air, FloatingBodies* bodies,
+                               bool walls_may_open) {
   PetscFunctionBeginUser;
   if (level_set) {
     auto free_surface = std::make_unique<FreeSurfaceProjection>();
-    PetscCall(free_surface->setup(grid, solids, config, *level_set, air));
+    PetscCall(free_surface->setup(grid, solids, config, *level_set, air, walls_may_open));
     PetscCall(free_surface->couple(bodies));
     *projection = std::move(free_surface);
     PetscFunctionReturn(0);

@@ -58,7 +58,7 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config, std::unique_ptr<Projection>* projection,
                                Field* level_set = nullptr,
                                const std::vector<AirPressure>& air = {},
-                               FloatingBodies* bodies = nullptr);
+                               FloatingBodies* bodies = nullptr, bool walls_may_open = true);
 
 /// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
 /// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.

@@ -26,7 +26,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   if (bodies_.any()) {
     // Placed about their centres of mass, with their start velocities.
     PetscCall(solids_.move_to(time_));
-    PetscCall(bodies_.check_clear_of_walls());
+    PetscCall(bodies_.check_clear());
   }
   PetscCall(velocity_.setup_velocity(grid_));
   velocity_.set_time(time_);  // inflows that vary in time (a restart sets its own time)
@@ -79,7 +79,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
                             job.liquid.enabled ? &scalars_.back() : nullptr,
-                            job.liquid.air_pressure, &bodies_));
+                            job.liquid.air_pressure, &bodies_,
+                            job.liquid.surface != LiquidConfig::Surface::HeightField));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
@@ -284,6 +285,11 @@ void Simulation::build_step() {
     PetscInt iterations = 0;
     report->diffusion_iterations = 0;
     PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
+    if (bodies_.any() && job.fluid.viscosity > 0.0) {
+      // The floating bodies take the momentum the diffusion moved across their faces.
+      PetscCall(bodies_.drag(velocity_, job.fluid.viscosity, dt));
+      PetscCall(solids_.hold_solid_faces(velocity_));
+    }
     report->diffusion_iterations += iterations;
     for (size_t s = 0; s < job.scalars.size(); ++s) {
       PetscCall(diffusion_->diffuse(scalars_[s], job.scalars[s].diffusion, dt, &iterations));
@@ -365,7 +371,7 @@ void Simulation::build_step() {
     // Floating bodies move over the step at the velocity they have (floating_bodies.hpp).
     bodies_.advance(dt);
     PetscCall(solids_.move_to(step_end(dt)));
-    PetscCall(bodies_.check_clear_of_walls());
+    PetscCall(bodies_.check_clear());
     PetscCall(solids_.hold_solid_faces(velocity_));
     // No cell changed on any rank (version() is the same on all): nothing to fill.
     if (solids_.version() != before)

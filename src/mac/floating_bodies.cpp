@@ -2,6 +2,7 @@
 // in a checkpoint (the coupling with the liquid is in free_surface_projection.cpp).
 #include "floating_bodies.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -226,6 +227,81 @@ void FloatingBodies::accelerate(double dt) {
   }
 }
 
+PetscErrorCode FloatingBodies::drag(Field& velocity, double viscosity, double dt) {
+  PetscFunctionBeginUser;
+  if (bodies_.empty() || viscosity == 0.0) PetscFunctionReturn(0);
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  double cell_volume = 1.0;
+  for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
+  PetscCall(velocity.fill_ghosts());
+  const PetscScalar* data;
+  ArrayView u;
+  PetscCall(VecGetArrayRead(velocity.local(), &data));
+  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  // The body a prescribed face of component c at g belongs to (a no-slip floating one), or -1.
+  const auto body_of_face = [&](int c, const PetscInt g[3], int* obstacle) {
+    if (g[c] <= 0 || g[c] >= grid.cells(c)) return -1;  // a wall's face, or beyond
+    for (int a = 0; a < dim; ++a)
+      if (a != c && (g[a] < 0 || g[a] >= grid.cells(a))) return -1;
+    if (!solids_->solid_face(c, g[0], g[1], g[2])) return -1;
+    const PetscInt below[3] = {g[0] - (c == 0), g[1] - (c == 1), g[2] - (c == 2)};
+    *obstacle = solids_->solid(g[0], g[1], g[2]) ? solids_->obstacle_of_cell(g[0], g[1], g[2])
+                                                  : solids_->obstacle_of_cell(below[0], below[1],
+                                                                              below[2]);
+    const int b = body_of_obstacle(*obstacle);
+    if (b < 0 || solids_->obstacles()[static_cast<size_t>(*obstacle)].boundary !=
+                     BoundaryKind::NoSlip)
+      return -1;
+    return b;
+  };
+  // Per body: the force (3) and the torque about its centre of mass (3).
+  std::vector<double> sums(bodies_.size() * kDofs, 0.0);
+  for (int c = 0; c < dim; ++c)
+    for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (solids_->fixed_face(c, i, j, k)) return;
+      const PetscInt f[3] = {i, j, k};
+      for (int a = 0; a < dim; ++a)
+        for (const int step : {-1, 1}) {
+          PetscInt g[3] = {i, j, k};
+          g[a] += step;
+          int obstacle = -1;
+          const int b = body_of_face(c, g, &obstacle);
+          if (b < 0) continue;
+          // The diffusion's flux between the two samples, over the step, onto the body.
+          const double area = cell_volume / grid.spacing(a);
+          const double force =
+              viscosity * area * (u(i, j, k, c) - u(g[0], g[1], g[2], c)) / grid.spacing(a);
+          double x[3];
+          solids_->face_center(c, f[0], f[1], f[2], x);
+          Vector3 push{0.0, 0.0, 0.0};
+          push[c] = force;
+          const Vector3 torque = cross_product(solids_->arm(static_cast<size_t>(obstacle), x),
+                                               push);
+          double* sum = &sums[static_cast<size_t>(b) * kDofs];
+          sum[c] += force;
+          for (int d = 0; d < 3; ++d) sum[3 + d] += torque[d];
+        }
+    });
+  PetscCall(VecRestoreArrayRead(velocity.local(), &data));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
+                             MPI_SUM, grid.comm()));
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    double m[kDofs * kDofs], inverse[kDofs * kDofs], q[kDofs];
+    bool free_dofs[kDofs];
+    for (int d = 0; d < kDofs; ++d) free_dofs[d] = free(b, d);
+    mass_matrix(b, m);
+    PetscCheck(invert_free_part(free_dofs, m, inverse), grid.comm(), PETSC_ERR_PLIB,
+               "the mass matrix of floating obstacle %zu is not positive definite",
+               bodies_[b].obstacle);
+    this->velocity(b, q);
+    for (int d = 0; d < kDofs; ++d)
+      for (int e = 0; e < kDofs; ++e) q[d] += dt * inverse[d * kDofs + e] * sums[b * kDofs + e];
+    set_velocity(b, q);
+  }
+  PetscFunctionReturn(0);
+}
+
 void FloatingBodies::set_velocity(size_t b, const double q[kDofs]) {
   Body& body = bodies_[b];
   for (int a = 0; a < 3; ++a) {
@@ -242,33 +318,50 @@ void FloatingBodies::velocity(size_t b, double q[kDofs]) const {
   }
 }
 
-PetscErrorCode FloatingBodies::check_clear_of_walls() const {
+PetscErrorCode FloatingBodies::check_clear() const {
   PetscFunctionBeginUser;
   if (bodies_.empty()) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
-  // The first body (in the job's order) and wall found here, as obstacle * 6 + 2 axis + side.
-  int local = -1;
+  // The least (body's obstacle, what it touches) over every cell of every rank, so that the
+  // message is the same on any decomposition: what = 2 axis + side for a wall of the domain,
+  // 6 + n for obstacle n.
+  constexpr int kNothing = std::numeric_limits<int>::max();
+  const int others = static_cast<int>(solids_->obstacles().size());
+  int local = kNothing;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (local >= 0 || !solids_->solid(i, j, k)) return;
+    if (!solids_->solid(i, j, k)) return;
+    const int n = solids_->obstacle_of_cell(i, j, k);
+    if (body_of_obstacle(n) < 0) return;
     const PetscInt at[3] = {i, j, k};
-    for (int a = 0; a < grid.dim(); ++a) {
-      const int side = at[a] == 0 ? 0 : at[a] == grid.cells(a) - 1 ? 1 : -1;
-      if (side < 0) continue;
-      const int n = solids_->obstacle_of_cell(i, j, k);
-      if (body_of_obstacle(n) >= 0) local = n * 6 + 2 * a + side;
-      return;
-    }
+    for (int a = 0; a < grid.dim(); ++a)
+      for (int side = 0; side < 2; ++side) {
+        PetscInt next[3] = {i, j, k};
+        next[a] += side == 0 ? -1 : 1;
+        int what = -1;
+        if (at[a] == (side == 0 ? 0 : grid.cells(a) - 1)) {
+          what = 2 * a + side;
+        } else if (solids_->solid(next[0], next[1], next[2])) {
+          const int other = solids_->obstacle_of_cell(next[0], next[1], next[2]);
+          if (other != n) what = 6 + other;
+        }
+        if (what >= 0) local = std::min(local, n * (6 + others) + what);
+      }
   });
-  int first = 0;
-  const int mark = local < 0 ? std::numeric_limits<int>::max() : local;
-  PetscCallMPI(MPI_Allreduce(&mark, &first, 1, MPI_INT, MPI_MIN, grid.comm()));
+  int first = kNothing;
+  PetscCallMPI(MPI_Allreduce(&local, &first, 1, MPI_INT, MPI_MIN, grid.comm()));
+  if (first == kNothing) PetscFunctionReturn(0);
   static const char* const kSides[3][2] = {{"x lower", "x upper"}, {"y lower", "y upper"},
                                            {"z lower", "z upper"}};
-  PetscCheck(first == std::numeric_limits<int>::max(), grid.comm(), kErrorBadJob,
-             "floating obstacle %d reached the %s wall of the domain: contact with walls is not "
-             "modelled (give the body more room, or a shorter end time)",
-             first / 6, kSides[(first % 6) / 2][first % 2]);
-  PetscFunctionReturn(0);
+  const int body = first / (6 + others), what = first % (6 + others);
+  if (what < 6)
+    SETERRQ(grid.comm(), kErrorBadJob,
+            "floating obstacle %d reached the %s wall of the domain: contact is not modelled "
+            "(give the body more room, or a shorter end time)",
+            body, kSides[what / 2][what % 2]);
+  SETERRQ(grid.comm(), kErrorBadJob,
+          "floating obstacle %d reached obstacle %d: contact is not modelled (give the body more "
+          "room, or a shorter end time)",
+          body, what - 6);
 }
 
 std::vector<double> FloatingBodies::state() const {

@@ -30,11 +30,13 @@
 //
 // In time: the "move obstacles" stage moves each body over the step with the velocity it has
 // (X += dt V, R = exp(dt omega) R), then the projection finds its velocity at the step's end
-// there (symplectic Euler: a body bobbing without damping keeps its energy). The rotation's
+// there (symplectic Euler: a body bobbing without damping keeps its energy bounded). The rotation's
 // gyroscopic term -omega x I omega is explicit.
 //
-// Not modelled: contact (a body that reaches a wall of the domain stops the run; two bodies
-// pass through each other), the liquid's viscous shear on the body, and air moving the body.
+// The liquid's viscous shear on a no-slip body (drag()): the step's implicit diffusion holds the
+// liquid at the body's velocity on its faces, and the body then takes the momentum that
+// diffusion moved across them, before the projection. Not modelled: contact (a body that reaches a wall of the domain stops
+// the run, as does one that reaches another obstacle or body), and air moving the body.
 // The body's state is replicated on every rank; its sums over cells and faces are reduced.
 #pragma once
 
@@ -78,6 +80,13 @@ public:
   /// The velocity before the liquid pushes: gravity and the explicit gyroscopic term over dt,
   /// handed to the solids. Local.
   void accelerate(double dt);
+  /// The liquid's viscous drag over dt on the bodies with a no-slip surface, from the velocity
+  /// the step's implicit diffusion just gave the liquid: per pair of samples of a component the
+  /// diffusion couples, one free and one on the body's face, the flux mu A (u_free - u_body) / h
+  /// it exchanged, as a force (and a torque about the centre of mass, at the free sample) on the
+  /// body's own mass; so the body loses exactly the momentum the liquid gains through it. Fills
+  /// the velocity's ghosts. Collective.
+  PetscErrorCode drag(Field& velocity, double viscosity, double dt);
   /// Gives body b the generalised velocity q (kDofs values). Local.
   void set_velocity(size_t b, const double q[kDofs]);
   /// Body b's generalised velocity.
@@ -88,9 +97,10 @@ public:
   /// Body b's own generalised mass in the world's orientation now, row-major kDofs x kDofs.
   void mass_matrix(size_t b, double m[kDofs * kDofs]) const;
 
-  /// Stops the run with the body and the wall if a floating body covers a cell next to a wall
-  /// of the domain (contact is not modelled). Collective.
-  PetscErrorCode check_clear_of_walls() const;
+  /// Stops the run, naming the body and what it touches, if a floating body covers a cell next
+  /// to a wall of the domain or to another obstacle's cell (contact is not modelled).
+  /// Collective.
+  PetscErrorCode check_clear() const;
 
   /// The bodies' state (pose and velocities) as numbers, for a checkpoint, and back.
   std::vector<double> state() const;

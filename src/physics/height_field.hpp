@@ -23,13 +23,15 @@
 //
 // In parallel, the sums over a face's cells are reduced over the ranks that share the column
 // (a communicator per column of the process grid); every rank of a column applies the same dh.
-// Cost per step: one pass over the faces, one reduction of the faces' sums; no reinitialisation,
-// no particles.
+// Cost per step: one pass over the faces, one reduction of the faces' sums over the column's
+// ranks and one of two numbers over all (the check below); no reinitialisation, no particles.
 //
 // At the start each column's height is the liquid of the job's `initial` regions in it, counted
-// from the floor up (a drop above a pool joins the pool). A column whose liquid is not a single
-// layer cannot be a height field; neither can moving obstacles (they would have to move the
-// height with the water they displace), liquid sources and sinks (refused by the parser).
+// from the floor up: liquid in several layers (a drop above a pool) is joined into one. The
+// walls of the domain stay closed (the projection does not open them: a column cannot leave a
+// wall), and water must cover the floor and stay under the top (the run stops otherwise,
+// exit status 1). Moving obstacles (they would have to move the height with the water they
+// displace), liquid sources and sinks are refused by the parser.
 #pragma once
 
 #include <mpi.h>

@@ -153,25 +153,6 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
           v[a] += dt * gravity_[a];
         }
       }
-      if (split > 0.0 && uniform_from(particle_key(p.id[n], step, 1)) < split) {
-        // Two of half the volume, 10 % of the speed apart along a random direction.
-        double d[3] = {0.0, 0.0, 0.0}, length = 0.0, speed = 0.0;
-        for (int a = 0; a < dim; ++a) {
-          d[a] = 2.0 * uniform_from(particle_key(p.id[n], step, 2 + a)) - 1.0;
-          length += d[a] * d[a];
-          speed += v[a] * v[a];
-        }
-        const double scale = length > 0.0 ? 0.05 * std::sqrt(speed / length) : 0.0;
-        Particle child{{x[0], x[1], x[2]}, {v[0], v[1], v[2]}, p.radius[n] / std::cbrt(2.0),
-                       0.0, kSpray,
-                       static_cast<std::int64_t>(mix_bits(particle_key(p.id[n], step, 5)) >> 2)};
-        for (int a = 0; a < dim; ++a) {
-          child.v[a] += scale * d[a];
-          v[a] -= scale * d[a];
-        }
-        p.radius[n] = child.radius;
-        born->push_back(child);
-      }
     } else {
       // Foam rides the liquid: RK2 (midpoint), as the marker particles.
       double u[3] = {0.0, 0.0, 0.0}, mid[3] = {x[0], x[1], x[2]};
@@ -195,6 +176,27 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
       continue;
     }
     canonical_point(sampler.axes(), dim, x);
+    // A spray particle still in the domain may split.
+    if (p.kind[n] == kSpray && split > 0.0 &&
+        uniform_from(particle_key(p.id[n], step, 1)) < split) {
+      // Two of half the volume, 10 % of the speed apart along a random direction.
+      double d[3] = {0.0, 0.0, 0.0}, length = 0.0, speed = 0.0;
+      for (int a = 0; a < dim; ++a) {
+        d[a] = 2.0 * uniform_from(particle_key(p.id[n], step, 2 + a)) - 1.0;
+        length += d[a] * d[a];
+        speed += v[a] * v[a];
+      }
+      const double scale = length > 0.0 ? 0.05 * std::sqrt(speed / length) : 0.0;
+      Particle child{{x[0], x[1], x[2]}, {v[0], v[1], v[2]}, p.radius[n] / std::cbrt(2.0),
+                     0.0, kSpray,
+                     static_cast<std::int64_t>(mix_bits(particle_key(p.id[n], step, 5)) >> 2)};
+      for (int a = 0; a < dim; ++a) {
+        child.v[a] += scale * d[a];
+        v[a] -= scale * d[a];
+      }
+      p.radius[n] = child.radius;
+      born->push_back(child);
+    }
   }
   PetscCall(p.close());
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
@@ -244,7 +246,7 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
         continue;
       }
     }
-    // Back onto the surface: x - phi n, n from phi's differences half a cell either side.
+    // Back onto the surface along grad phi, from phi's differences half a cell either side.
     double gradient[3] = {0.0, 0.0, 0.0}, norm = 0.0;
     bool found = true;
     for (int a = 0; a < dim && found; ++a) {
@@ -255,8 +257,9 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
       gradient[a] = (above - below) / grid.spacing(a);
       norm += gradient[a] * gradient[a];
     }
+    // phi need not be a distance (a height field's is a vertical one): its zero lies
+    // phi / |grad phi| along the normal.
     if (!found || !(norm > 0.0)) continue;
-    norm = std::sqrt(norm);
     for (int a = 0; a < dim; ++a) x[a] -= value * gradient[a] / norm;
     canonical_point(sampler.axes(), dim, x);
   }

@@ -13,8 +13,10 @@
 //           at uniform points of the cell carried to the surface along n (x - phi n) and half a
 //           cell beyond it, so that they start in the air, with the cell's velocity plus a
 //           random part of spread (u . n - threshold) per component, and a radius of 0.5 to 1.5
-//           times the mean. The numbers are hashes of (step, cell, slot): the same particles on
-//           any rank count.
+//           times the mean; at most 63 per cell and step (a rate dt above that is cut there).
+//           The numbers are hashes of (step, cell, slot), not of a rank's stream: the same
+//           fields shed the same particles on any rank count (the pressure solve's rounding
+//           differs between rank counts, so a run's fields, and its spray, may differ slightly).
 // Spray     flies: dv/dt = g - drag v, integrated exactly over the step (a parabola without
 //           drag), and, with split_time, splits with probability 1 - exp(-dt / split_time) per
 //           step into two of half the volume each, their velocities 10 % apart.
@@ -23,8 +25,9 @@
 //           One that leaves the domain through a face that is not periodic, or ends in a solid
 //           cell, is gone.
 // Foam      rides the surface: it moves with the liquid's velocity (RK2, as the marker
-//           particles), is put back on the surface (x - phi n), and is gone when its life is
-//           over, or when the liquid leaves it more than a cell behind (phi > h).
+//           particles), is put back on the surface (x - phi grad phi / |grad phi|^2: phi need
+//           not be a distance), and is gone when its life is over, or when the liquid leaves it
+//           more than a cell behind (phi > h).
 //
 // The particles do not act on the liquid. Every particle goes to the rank that owns its cell
 // after it moves (DMSwarmMigrate, as the marker particles). In-situ scripts get them on the

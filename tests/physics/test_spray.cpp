@@ -140,8 +140,9 @@ void surface_distances(Simulation& simulation, double* foam_off, double* spray_l
 }
 
 // A column of water collapsing into a pool throws spray where its surface moves out faster than
-// the threshold; the spray lands as foam, which lies on the surface (within a fifth of a cell:
-// measured 0.007 of a cell at most on 1 rank), while the spray flies in the air (phi > 0).
+// the threshold, and the spray lands as foam. After every step (migrations between ranks
+// included) the stage's invariants hold: foam lies on the surface (within a fifth of a cell:
+// measured 0.007 of a cell at most on 1 rank), spray in the air (phi > 0).
 TEST(Spray, ACollapsingColumnShedsSprayThatLandsAsFoamOnTheSurface) {
   const JobConfig job = parse_job(
       pool("column", 0.3, "threshold: 0.5, rate: 200",

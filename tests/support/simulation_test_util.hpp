@@ -24,10 +24,14 @@ inline long differs_bitwise(Vec x, Vec y) {
   const PetscScalar *p = nullptr, *q = nullptr;
   PetscInt n = 0, m = 0;
   if (VecGetLocalSize(x, &n) || VecGetLocalSize(y, &m) || n != m) return 1;
-  if (VecGetArrayRead(x, &p) || VecGetArrayRead(y, &q)) return 1;
+  if (VecGetArrayRead(x, &p)) return 1;
+  if (VecGetArrayRead(y, &q)) {
+    VecRestoreArrayRead(x, &p);
+    return 1;
+  }
   const bool equal = std::memcmp(p, q, static_cast<size_t>(n) * sizeof(PetscScalar)) == 0;
-  if (VecRestoreArrayRead(x, &p) || VecRestoreArrayRead(y, &q)) return 1;
-  return equal ? 0 : 1;
+  const bool restored = !VecRestoreArrayRead(y, &q) && !VecRestoreArrayRead(x, &p);
+  return equal && restored ? 0 : 1;
 }
 
 /// Runs `f` (returning a PetscErrorCode) with PETSc's error handler replaced by one that keeps
@@ -44,6 +48,19 @@ PetscErrorCode catching_errors(F&& f, std::string* message) {
   const PetscErrorCode status = f();
   PetscPopErrorHandler();
   return status;
+}
+
+/// Takes up to `steps` steps of dt, stopping at the first that fails; returns its error code
+/// (0 if none failed) and the first error's message in *message.
+inline PetscErrorCode run_until_failure(Simulation& simulation, double dt, int steps,
+                                        std::string* message) {
+  return catching_errors(
+      [&]() -> PetscErrorCode {
+        PetscErrorCode code = 0;
+        for (int s = 0; s < steps && !code; ++s) code = run_steps(simulation, dt, 1);
+        return code;
+      },
+      message);
 }
 
 }  // namespace sf::test
