@@ -320,6 +320,34 @@ TEST(JobFiles, EveryExampleJobParses) {
   }
 }
 
+// The example steering files (jobs/steering/) parse against the job that reads them, and each
+// steers something.
+TEST(JobFiles, TheShippedSteeringFilesParseForTheirJob) {
+  const std::string root = source_dir();
+  ASSERT_FALSE(root.empty()) << kNoSourceDir;
+  const std::filesystem::path jobs = std::filesystem::path(root) / "jobs";
+  const auto job_text = slurp(jobs / "steered_smoke_2d.yaml");
+  ASSERT_TRUE(job_text.has_value());
+  const JobConfig job = sf::parse_job(*job_text, (jobs / "steered_smoke_2d.yaml").string());
+  const std::string wanted = "steering/now.yaml";
+  ASSERT_GE(job.steering.file.size(), wanted.size());
+  EXPECT_EQ(job.steering.file.substr(job.steering.file.size() - wanted.size()), wanted);
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(jobs / "steering")) {
+    if (entry.path().extension() != ".yaml" || entry.path().filename() == "now.yaml") continue;
+    SCOPED_TRACE(entry.path().string());
+    const auto text = slurp(entry.path());
+    ASSERT_TRUE(text.has_value());
+    try {
+      EXPECT_GT(sf::parse_steering(*text, entry.path().string(), job).count(), 0u);
+    } catch (const JobError& e) {
+      ADD_FAILURE() << e.what();
+    }
+    ++files;
+  }
+  EXPECT_GE(files, 1);
+}
+
 TEST(JobFiles, ReadmeCompleteExampleParses) {
   const std::string root = source_dir();
   ASSERT_FALSE(root.empty()) << kNoSourceDir;
