@@ -177,14 +177,33 @@ PetscErrorCode write_fields(CollectiveFile& out, hid_t parent, const Grid& grid,
   PetscFunctionReturn(0);
 }
 
-/// The marker particles (/particles, see checkpoint.hpp) with the checksum of the whole
-/// dataset. Collective.
-PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
-                               const ParticleRecords& particles) {
+/// Rows of `columns` doubles, this rank's `n` of them in `rows`, as the dataset `name` of
+/// every rank's rows in rank order, with the checksum of the whole dataset. Collective.
+PetscErrorCode write_rows(CollectiveFile& out, const Grid& grid, const char* name, hsize_t columns,
+                          std::vector<double>* rows, size_t n) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid.comm();
+  if (rows->empty()) rows->resize(1);  // never a null buffer
+  unsigned long long local = n, offset = 0, total = 0;
+  PetscCallMPI(MPI_Exscan(&local, &offset, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
+  const Slab slab = particle_slab(total, offset, local, columns);
+  std::uint32_t crc = 0;
+  PetscCall(distributed_crc32(comm, slab, rows->data(), &crc));
+  bool ok = write_dataset(out.id(), name, slab, rows->data(), out.transfer(), out.error());
+  ok = write_checksum(out.id(), name, crc, out.error()) && ok;
+  out.record(ok);
+  PetscFunctionReturn(0);
+}
+
+/// The marker particles (/particles, see checkpoint.hpp). Collective.
+PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
+                               const ParticleRecords& particles) {
   const size_t n = particles.size();
-  std::vector<double> rows(std::max<size_t>(kParticleColumns * n, 1));  // never a null buffer
+  std::vector<double> rows(kParticleColumns * n);
   for (size_t p = 0; p < n; ++p) {
     double* row = &rows[kParticleColumns * p];
     for (int a = 0; a < 3; ++a) row[a] = particles.position[3 * p + a];
@@ -192,19 +211,25 @@ PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
     row[4] = particles.radius[p];
     row[5] = static_cast<double>(particles.id[p]);
   }
-  unsigned long long local = n, offset = 0, total = 0;
-  PetscCallMPI(MPI_Exscan(&local, &offset, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
-  const Slab slab = particle_slab(total, offset, local);
-  std::uint32_t crc = 0;
-  PetscCall(distributed_crc32(comm, slab, rows.data(), &crc));
-  bool ok = write_dataset(out.id(), "particles", slab, rows.data(), out.transfer(), out.error());
-  ok = write_checksum(out.id(), "particles", crc, out.error()) && ok;
-  out.record(ok);
-  PetscFunctionReturn(0);
+  return write_rows(out, grid, "particles", kParticleColumns, &rows, n);
+}
+
+/// The spray and foam (/spray, see checkpoint.hpp). Collective.
+PetscErrorCode write_spray(CollectiveFile& out, const Grid& grid, const SprayRecords& spray) {
+  const size_t n = spray.size();
+  std::vector<double> rows(kSprayColumns * n);
+  for (size_t p = 0; p < n; ++p) {
+    double* row = &rows[kSprayColumns * p];
+    for (int a = 0; a < 3; ++a) {
+      row[a] = spray.position[3 * p + a];
+      row[3 + a] = spray.velocity[3 * p + a];
+    }
+    row[6] = spray.radius[p];
+    row[7] = spray.life[p];
+    row[8] = spray.kind[p];
+    row[9] = static_cast<double>(spray.id[p]);  // below 2^53 (spray.hpp): exact
+  }
+  return write_rows(out, grid, "spray", kSprayColumns, &rows, n);
 }
 
 }  // namespace
@@ -253,7 +278,8 @@ PetscErrorCode Checkpointer::list(std::vector<std::string>* paths) const {
 PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Field>& scalars,
                                    Vec pressure, const RunState& state, std::string* path_out,
                                    const StepHistory* history,
-                                   const ParticleRecords* particles) {
+                                   const ParticleRecords* particles,
+                                   const SprayRecords* spray) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   char number[16];
@@ -269,10 +295,16 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
     PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, grid.comm()));
     bytes += static_cast<double>(total * kParticleColumns * sizeof(double));
   }
+  if (spray) {
+    unsigned long long local = spray->size(), total = 0;
+    PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, grid.comm()));
+    bytes += static_cast<double>(total * kSprayColumns * sizeof(double));
+  }
   PetscCall(out.create(bytes));
   PetscCall(write_run_state(out, grid, *job_, state, provenance));
   PetscCall(write_fields(out, out.id(), grid, velocity, scalars, pressure));
   if (particles) PetscCall(write_particles(out, grid, *particles));
+  if (spray) PetscCall(write_spray(out, grid, *spray));
   if (history && history->dt > 0.0) {
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));

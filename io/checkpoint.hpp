@@ -19,6 +19,12 @@
 //                                              ranks' rows one after another; read back in
 //                                              even shares and handed to the ranks that own
 //                                              them, so on any decomposition
+//   /spray                                     a liquid's spray and foam (liquid.spray): one
+//                                              row of 10 doubles each, x y z, vx vy vz, radius,
+//                                              life, kind (0 spray, 1 foam), id (below 2^53), as
+//                                              /particles
+//   /floating_bodies                           the floating bodies' state, 18 doubles each
+//                                              (FloatingBodies::state())
 //   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
 //   process_grid, cells, dimension, format, and as strings job_hash, version (of stablefluids)
 //   and the provenance (build_info.hpp): program, commit, written, ranks (an integer),
@@ -90,18 +96,19 @@ public:
   PetscErrorCode write(const Field& velocity, const std::vector<Field>& scalars, Vec pressure,
                        const RunState& state, std::string* path,
                        const StepHistory* history = nullptr,
-                       const ParticleRecords* particles = nullptr);
+                       const ParticleRecords* particles = nullptr,
+                       const SprayRecords* spray = nullptr);
 
   /// Restores the fields and the run state from `path` (`--restart <file>`). A file that cannot
   /// be opened, lacks checksums or fails one stops every rank with a message naming the file and
   /// the dataset: the user asked for this file, so there is no fallback. A checkpoint whose grid
   /// or physics differ from the job is refused with every difference listed. With `history`,
   /// the step before is read into it as well (history->dt stays 0 if the checkpoint was written
-  /// before the first step); with `particles`, this rank's share of the marker particles.
-  /// Collective.
+  /// before the first step); with `particles`, this rank's share of the marker particles; with
+  /// `spray`, of the spray and foam. Collective.
   PetscErrorCode read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
                       Vec pressure, RunState* state, StepHistory* history = nullptr,
-                      ParticleRecords* particles = nullptr);
+                      ParticleRecords* particles = nullptr, SprayRecords* spray = nullptr);
 
   /// `--restart latest`: restores from the newest checkpoint of this job that opens and verifies.
   /// Each newer one passed over is named with its reason, one line each on rank 0's stderr, and
@@ -112,7 +119,8 @@ public:
                              RunState* state, std::string* path,
                              std::vector<SkippedCheckpoint>* skipped = nullptr,
                              StepHistory* history = nullptr,
-                             ParticleRecords* particles = nullptr);
+                             ParticleRecords* particles = nullptr,
+                             SprayRecords* spray = nullptr);
 
   /// The complete (renamed) checkpoints of this job, oldest first, not yet verified (rank 0
   /// lists, every rank learns). Collective.
@@ -125,7 +133,8 @@ private:
   /// the same on every rank; a job mismatch raises an error. Collective.
   PetscErrorCode try_read(const std::string& path, Field& velocity, std::vector<Field>& scalars,
                           Vec pressure, RunState* state, StepHistory* history,
-                          ParticleRecords* particles, std::string* problem);
+                          ParticleRecords* particles, SprayRecords* spray,
+                          std::string* problem);
   /// Removes the checkpoints beyond the newest `keep` once `path` is complete, never `path`
   /// itself nor any with a later step (rank 0). Collective.
   PetscErrorCode remove_older(const std::string& path) const;

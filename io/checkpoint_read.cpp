@@ -380,26 +380,27 @@ PetscErrorCode read_history(const Grid& grid, hid_t file, const RunState& state,
   PetscFunctionReturn(0);
 }
 
-/// This rank's even share of the marker particles (/particles, see checkpoint.hpp), verified
-/// against the checksum of the whole dataset. Collective.
-PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* particles,
-                              std::string* problem) {
+/// This rank's even share of the rows of dataset `name` (`columns` doubles each), verified
+/// against the checksum of the whole dataset, into *rows (*n of them); `missing` says why the
+/// dataset should be there. Collective.
+PetscErrorCode read_rows(const Grid& grid, hid_t file, const char* name, hsize_t columns,
+                         const char* missing, std::vector<double>* rows, size_t* n,
+                         std::string* problem) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid.comm();
-  H5Id dataset(H5Dopen2(file, "particles", H5P_DEFAULT), H5Dclose);
+  const std::string dataset_name = std::string("dataset ") + name;
+  H5Id dataset(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
   H5Id filespace(dataset.valid() ? H5Dget_space(dataset) : -1, H5Sclose);
   hsize_t shape[2] = {0, 0};
   std::uint32_t stored = 0;
   if (!dataset.valid()) {
-    *problem = "dataset particles is missing (the job's liquid has marker particles: "
-               "liquid.particles.per_cell: 0 restarts without them)";
+    *problem = dataset_name + " is missing (" + missing + ")";
     H5Eclear2(H5E_DEFAULT);
   } else if (!filespace.valid() || H5Sget_simple_extent_ndims(filespace) != 2 ||
-             H5Sget_simple_extent_dims(filespace, shape, nullptr) < 0 ||
-             shape[1] != kParticleColumns) {
-    *problem = "dataset particles does not have 6 columns";
+             H5Sget_simple_extent_dims(filespace, shape, nullptr) < 0 || shape[1] != columns) {
+    *problem = dataset_name + " does not have " + std::to_string(columns) + " columns";
   } else {
-    read_checksum(dataset, "particles", &stored, problem);
+    read_checksum(dataset, name, &stored, problem);
   }
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
@@ -409,10 +410,10 @@ PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* par
   PetscCallMPI(MPI_Comm_size(comm, &size));
   const hsize_t first = shape[0] * static_cast<hsize_t>(rank) / static_cast<hsize_t>(size);
   const hsize_t last = shape[0] * static_cast<hsize_t>(rank + 1) / static_cast<hsize_t>(size);
-  const Slab slab = particle_slab(shape[0], first, last - first);
-  std::vector<double> rows(std::max<hsize_t>(kParticleColumns * (last - first), 1));
+  const Slab slab = particle_slab(shape[0], first, last - first, columns);
+  rows->assign(std::max<hsize_t>(columns * (last - first), 1), 0.0);
   H5Id transfer(collective_transfer(), H5Pclose);
-  hsize_t extent[2] = {std::max<hsize_t>(last - first, 1), kParticleColumns};
+  hsize_t extent[2] = {std::max<hsize_t>(last - first, 1), columns};
   H5Id memspace(H5Screate_simple(2, extent, nullptr), H5Sclose);
   bool ok = transfer.valid() && memspace.valid();
   if (last == first)
@@ -420,17 +421,31 @@ PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* par
   else
     ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
                                    slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows.data()) >= 0;
-  if (!ok) *problem = "dataset particles: " + hdf5_error_message();
+  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows->data()) >= 0;
+  if (!ok) *problem = dataset_name + ": " + hdf5_error_message();
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
   std::uint32_t computed = 0;
-  PetscCall(distributed_crc32(comm, slab, rows.data(), &computed));
+  PetscCall(distributed_crc32(comm, slab, rows->data(), &computed));
   if (computed != stored) {
-    *problem = mismatch("dataset particles", stored, computed);
+    *problem = mismatch(dataset_name, stored, computed);
     PetscFunctionReturn(0);
   }
-  const size_t n = static_cast<size_t>(last - first);
+  *n = static_cast<size_t>(last - first);
+  PetscFunctionReturn(0);
+}
+
+/// This rank's even share of the marker particles (/particles, see checkpoint.hpp). Collective.
+PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* particles,
+                              std::string* problem) {
+  PetscFunctionBeginUser;
+  std::vector<double> rows;
+  size_t n = 0;
+  PetscCall(read_rows(grid, file, "particles", kParticleColumns,
+                      "the job's liquid has marker particles: liquid.particles.per_cell: 0 "
+                      "restarts without them",
+                      &rows, &n, problem));
+  if (!problem->empty()) PetscFunctionReturn(0);
   particles->resize(n);
   for (size_t p = 0; p < n; ++p) {
     const double* row = &rows[kParticleColumns * p];
@@ -442,12 +457,37 @@ PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* par
   PetscFunctionReturn(0);
 }
 
+/// This rank's even share of the spray and foam (/spray, see checkpoint.hpp). Collective.
+PetscErrorCode read_spray(const Grid& grid, hid_t file, SprayRecords* spray,
+                          std::string* problem) {
+  PetscFunctionBeginUser;
+  std::vector<double> rows;
+  size_t n = 0;
+  PetscCall(read_rows(grid, file, "spray", kSprayColumns, "the job's liquid has spray", &rows,
+                      &n, problem));
+  if (!problem->empty()) PetscFunctionReturn(0);
+  spray->resize(n);
+  for (size_t p = 0; p < n; ++p) {
+    const double* row = &rows[kSprayColumns * p];
+    for (int a = 0; a < 3; ++a) {
+      spray->position[3 * p + a] = row[a];
+      spray->velocity[3 * p + a] = row[3 + a];
+    }
+    spray->radius[p] = row[6];
+    spray->life[p] = row[7];
+    spray->kind[p] = row[8];
+    spray->id[p] = static_cast<std::int64_t>(row[9]);
+  }
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& scalars,
                                          Vec pressure, RunState* state, std::string* path,
                                          std::vector<SkippedCheckpoint>* skipped,
-                                         StepHistory* history, ParticleRecords* particles) {
+                                         StepHistory* history, ParticleRecords* particles,
+                                         SprayRecords* spray) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   std::vector<std::string> paths;
@@ -460,7 +500,7 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
     // A failed attempt may have filled some fields; the next one sets every field again.
     std::string problem;
     *state = RunState();
-    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, history, particles,
+    PetscCall(try_read(*candidate, velocity, scalars, pressure, state, history, particles, spray,
                        &problem));
     if (problem.empty()) {
       *path = *candidate;
@@ -481,10 +521,12 @@ PetscErrorCode Checkpointer::read_latest(Field& velocity, std::vector<Field>& sc
 
 PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
                                   std::vector<Field>& scalars, Vec pressure, RunState* state,
-                                  StepHistory* history, ParticleRecords* particles) {
+                                  StepHistory* history, ParticleRecords* particles,
+                                  SprayRecords* spray) {
   PetscFunctionBeginUser;
   std::string problem;
-  PetscCall(try_read(path, velocity, scalars, pressure, state, history, particles, &problem));
+  PetscCall(try_read(path, velocity, scalars, pressure, state, history, particles, spray,
+                     &problem));
   PetscCheck(problem.empty(), grid_->comm(), PETSC_ERR_FILE_READ,
              "cannot restart from checkpoint '%s': %s", path.c_str(), problem.c_str());
   PetscFunctionReturn(0);
@@ -493,7 +535,8 @@ PetscErrorCode Checkpointer::read(const std::string& path, Field& velocity,
 PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
                                       std::vector<Field>& scalars, Vec pressure,
                                       RunState* state, StepHistory* history,
-                                      ParticleRecords* particles, std::string* problem) {
+                                      ParticleRecords* particles, SprayRecords* spray,
+                                      std::string* problem) {
   PetscFunctionBeginUser;
   const MPI_Comm comm = grid_->comm();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -518,6 +561,7 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
   PetscCall(read_fields(*grid_, file, "", velocity, scalars, pressure, problem));
   if (history && problem->empty()) PetscCall(read_history(*grid_, file, *state, history, problem));
   if (particles && problem->empty()) PetscCall(read_particles(*grid_, file, particles, problem));
+  if (spray && problem->empty()) PetscCall(read_spray(*grid_, file, spray, problem));
   PetscFunctionReturn(0);
 }
 

@@ -104,11 +104,16 @@ inline Slab face_slab(const Grid& grid, int c) {
 inline constexpr hsize_t kParticleColumns = 6;
 
 /// Rows [first, first + count) of a /particles dataset of `total` rows.
-inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count) {
+/// The columns of a checkpoint's spray and foam (/spray): position (3), velocity (3), radius,
+/// life, kind, id.
+inline constexpr hsize_t kSprayColumns = 10;
+
+inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count,
+                          hsize_t columns = kParticleColumns) {
   Slab slab;
-  slab.global = {total, kParticleColumns};
+  slab.global = {total, columns};
   slab.offset = {first, 0};
-  slab.count = {count, kParticleColumns};
+  slab.count = {count, columns};
   return slab;
 }
 

@@ -68,6 +68,9 @@ struct FreeSurfaceProjection::Impl {
   FloatingBodies* bodies = nullptr;
   std::vector<BodyRow> body_rows;
   std::vector<double> inverse_mass;  // kDofs^2 per body
+  // True if G 1 = 0: the bodies' faces next to liquid close round them (a body that touched
+  // another obstacle would lose faces there; FloatingBodies::check_clear stops that first).
+  bool constant_free_of_bodies = true;
   double cell_volume = 1.0;
   OwnedMat coupled;  // the shell A + V_cell G^T M^-1 G
 
@@ -463,6 +466,18 @@ PetscErrorCode FreeSurfaceProjection::Impl::build_coupling(const ArrayView& leve
   });
   PetscCallMPI(MPI_Allreduce(local.data(), shell.data(), static_cast<int>(local.size()),
                              MPI_DOUBLE, MPI_SUM, g.comm()));
+  // G 1 against the size of its terms, per body and coordinate.
+  std::vector<double> sums(2 * count * kDofs, 0.0);
+  for (const BodyRow& row : body_rows)
+    for (int d = 0; d < kDofs; ++d) {
+      sums[row.body * kDofs + d] += row.g[d];
+      sums[(count + row.body) * kDofs + d] += std::abs(row.g[d]);
+    }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()),
+                             MPI_DOUBLE, MPI_SUM, g.comm()));
+  constant_free_of_bodies = true;
+  for (size_t n = 0; n < count * kDofs; ++n)
+    if (std::abs(sums[n]) > 1e-10 * sums[count * kDofs + n]) constant_free_of_bodies = false;
   inverse_mass.assign(count * kDofs * kDofs, 0.0);
   for (size_t b = 0; b < count; ++b) {
     double m[kDofs * kDofs];
@@ -636,21 +651,10 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
     PetscCall(s.assemble(level, &dirichlet));
     PetscCall(s.set_null_space(level, dirichlet));
     if (s.bodies) {
-      // The bodies' sums over a closed surface vanish, and then the constant stays in the null
-      // space; not where a body touches another obstacle (its faces there are not coupled).
-      bool constant_free = false;
-      if (s.null_space) {
-        Vec constant;
-        std::vector<double> forces;
-        PetscCall(MatCreateVecs(s.matrix, &constant, nullptr));
-        PetscCall(VecSet(constant, 1.0));
-        PetscCall(s.body_forces(constant, &forces));
-        PetscCall(VecDestroy(&constant));
-        constant_free = std::all_of(forces.begin(), forces.end(), [&](double f) {
-          return std::abs(f) <= 1e-12 * s.cell_volume * static_cast<double>(grid.total_cells());
-        });
-      }
-      PetscCall(MatSetNullSpace(s.coupled, constant_free ? s.null_space.get() : nullptr));
+      // The constant stays in the coupled operator's null space where the bodies' sums over it
+      // vanish (build_coupling()).
+      const bool constant = s.null_space && s.constant_free_of_bodies;
+      PetscCall(MatSetNullSpace(s.coupled, constant ? s.null_space.get() : nullptr));
       PetscCall(KSPSetOperators(s.ksp, s.coupled, s.matrix));
     } else {
       PetscCall(KSPSetOperators(s.ksp, s.matrix, s.matrix));

@@ -191,14 +191,18 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   }
   ParticleRecords particles;
   ParticleRecords* with_particles = particles_.enabled() ? &particles : nullptr;
+  SprayRecords spray;
+  SprayRecords* with_spray = spray_.enabled() ? &spray : nullptr;
   if (restart == "latest")
     PetscCall(checkpointer_.read_latest(velocity_, scalars_, projection_->pressure(), state,
-                                        &path, nullptr, with_history, with_particles));
+                                        &path, nullptr, with_history, with_particles,
+                                        with_spray));
   else
     PetscCall(checkpointer_.read(path, velocity_, scalars_, projection_->pressure(), state,
-                                 with_history, with_particles));
+                                 with_history, with_particles, with_spray));
   if (bdf2_) PetscCall(bdf2_->resume(history.dt));
   if (with_particles) PetscCall(particles_.restore(particles));
+  if (with_spray) PetscCall(spray_.restore(spray));
   time_ = state->time;
   step_ = state->step;
   // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time, and
@@ -287,7 +291,7 @@ void Simulation::build_step() {
     PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
     if (bodies_.any() && job.fluid.viscosity > 0.0) {
       // The floating bodies take the momentum the diffusion moved across their faces.
-      PetscCall(bodies_.drag(velocity_, job.fluid.viscosity, dt));
+      PetscCall(bodies_.drag(velocity_, scalars_[job.scalars.size()], job.fluid.viscosity, dt));
       PetscCall(solids_.hold_solid_faces(velocity_));
     }
     report->diffusion_iterations += iterations;
@@ -661,8 +665,11 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
   }
   ParticleRecords particles;
   PetscCall(particles_.records(&particles));
+  SprayRecords spray;
+  PetscCall(spray_.records(&spray));
   PetscCall(checkpointer_.write(velocity_, scalars_, projection_->pressure(), state, path,
-                                &history, particles_.enabled() ? &particles : nullptr));
+                                &history, particles_.enabled() ? &particles : nullptr,
+                                spray_.enabled() ? &spray : nullptr));
   PetscCall(timers_.end(Stage::Output));
   schedule_.checkpoint_written(step_, time_);
   PetscCall(PetscPrintf(grid_.comm(), "  checkpoint at step %" PetscInt_FMT " -> %s\n", step_,

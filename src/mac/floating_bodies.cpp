@@ -227,7 +227,8 @@ void FloatingBodies::accelerate(double dt) {
   }
 }
 
-PetscErrorCode FloatingBodies::drag(Field& velocity, double viscosity, double dt) {
+PetscErrorCode FloatingBodies::drag(Field& velocity, const Field& phi, double viscosity,
+                                    double dt) {
   PetscFunctionBeginUser;
   if (bodies_.empty() || viscosity == 0.0) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
@@ -235,10 +236,12 @@ PetscErrorCode FloatingBodies::drag(Field& velocity, double viscosity, double dt
   double cell_volume = 1.0;
   for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
   PetscCall(velocity.fill_ghosts());
-  const PetscScalar* data;
-  ArrayView u;
+  const PetscScalar *data, *phi_data;
+  ArrayView u, level;
   PetscCall(VecGetArrayRead(velocity.local(), &data));
   PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
+  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
   // The body a prescribed face of component c at g belongs to (a no-slip floating one), or -1.
   const auto body_of_face = [&](int c, const PetscInt g[3], int* obstacle) {
     if (g[c] <= 0 || g[c] >= grid.cells(c)) return -1;  // a wall's face, or beyond
@@ -255,11 +258,18 @@ PetscErrorCode FloatingBodies::drag(Field& velocity, double viscosity, double dt
       return -1;
     return b;
   };
-  // Per body: the force (3) and the torque about its centre of mass (3).
-  std::vector<double> sums(bodies_.size() * kDofs, 0.0);
+  // Per body, the implicit update (M + K) Q' = M Q + f: per coupled pair, with w = dt mu A / h
+  // and j the free sample's generalised direction (e_c, r x e_c), K += w j j^T and f += w j u.
+  constexpr int kSize = kDofs * kDofs + kDofs;
+  std::vector<double> sums(bodies_.size() * kSize, 0.0);
   for (int c = 0; c < dim; ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       if (solids_->fixed_face(c, i, j, k)) return;
+      // Only the liquid's samples: the air's velocity is the liquid's carried out (it is set
+      // again after the projection), not liquid that drags.
+      const PetscInt lo[3] = {i - (c == 0), j - (c == 1), k - (c == 2)};
+      if (!solids_->liquid(level, i, j, k) && !solids_->liquid(level, lo[0], lo[1], lo[2]))
+        return;
       const PetscInt f[3] = {i, j, k};
       for (int a = 0; a < dim; ++a)
         for (const int step : {-1, 1}) {
@@ -268,36 +278,48 @@ PetscErrorCode FloatingBodies::drag(Field& velocity, double viscosity, double dt
           int obstacle = -1;
           const int b = body_of_face(c, g, &obstacle);
           if (b < 0) continue;
-          // The diffusion's flux between the two samples, over the step, onto the body.
-          const double area = cell_volume / grid.spacing(a);
-          const double force =
-              viscosity * area * (u(i, j, k, c) - u(g[0], g[1], g[2], c)) / grid.spacing(a);
+          const double weight = dt * viscosity * cell_volume / (grid.spacing(a) * grid.spacing(a));
           double x[3];
           solids_->face_center(c, f[0], f[1], f[2], x);
-          Vector3 push{0.0, 0.0, 0.0};
-          push[c] = force;
-          const Vector3 torque = cross_product(solids_->arm(static_cast<size_t>(obstacle), x),
-                                               push);
-          double* sum = &sums[static_cast<size_t>(b) * kDofs];
-          sum[c] += force;
-          for (int d = 0; d < 3; ++d) sum[3 + d] += torque[d];
+          const Vector3 r = solids_->arm(static_cast<size_t>(obstacle), x);
+          double jf[kDofs] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+          jf[c] = 1.0;
+          const int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+          jf[3 + c1] = r[c2];  // r x e_c
+          jf[3 + c2] = -r[c1];
+          double* sum = &sums[static_cast<size_t>(b) * kSize];
+          for (int d = 0; d < kDofs; ++d) {
+            for (int e = 0; e < kDofs; ++e) sum[d * kDofs + e] += weight * jf[d] * jf[e];
+            sum[kDofs * kDofs + d] += weight * jf[d] * u(i, j, k, c);
+          }
         }
     });
+  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
                              MPI_SUM, grid.comm()));
   for (size_t b = 0; b < bodies_.size(); ++b) {
-    double m[kDofs * kDofs], inverse[kDofs * kDofs], q[kDofs];
+    const double* sum = &sums[b * kSize];
+    double m[kDofs * kDofs], inverse[kDofs * kDofs], q[kDofs], rhs[kDofs];
     bool free_dofs[kDofs];
     for (int d = 0; d < kDofs; ++d) free_dofs[d] = free(b, d);
     mass_matrix(b, m);
+    this->velocity(b, q);
+    for (int d = 0; d < kDofs; ++d) {
+      rhs[d] = sum[kDofs * kDofs + d];
+      for (int e = 0; e < kDofs; ++e) rhs[d] += m[d * kDofs + e] * q[e];
+    }
+    for (int d = 0; d < kDofs * kDofs; ++d) m[d] += sum[d];
     PetscCheck(invert_free_part(free_dofs, m, inverse), grid.comm(), PETSC_ERR_PLIB,
                "the mass matrix of floating obstacle %zu is not positive definite",
                bodies_[b].obstacle);
-    this->velocity(b, q);
-    for (int d = 0; d < kDofs; ++d)
-      for (int e = 0; e < kDofs; ++e) q[d] += dt * inverse[d * kDofs + e] * sums[b * kDofs + e];
-    set_velocity(b, q);
+    double updated[kDofs];
+    for (int d = 0; d < kDofs; ++d) {
+      updated[d] = free_dofs[d] ? 0.0 : q[d];
+      if (!free_dofs[d]) continue;
+      for (int e = 0; e < kDofs; ++e) updated[d] += inverse[d * kDofs + e] * rhs[e];
+    }
+    set_velocity(b, updated);
   }
   PetscFunctionReturn(0);
 }
@@ -355,7 +377,7 @@ PetscErrorCode FloatingBodies::check_clear() const {
   const int body = first / (6 + others), what = first % (6 + others);
   if (what < 6)
     SETERRQ(grid.comm(), kErrorBadJob,
-            "floating obstacle %d reached the %s wall of the domain: contact is not modelled "
+            "floating obstacle %d reached the %s side of the domain: contact is not modelled "
             "(give the body more room, or a shorter end time)",
             body, kSides[what / 2][what % 2]);
   SETERRQ(grid.comm(), kErrorBadJob,

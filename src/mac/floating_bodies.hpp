@@ -30,13 +30,15 @@
 //
 // In time: the "move obstacles" stage moves each body over the step with the velocity it has
 // (X += dt V, R = exp(dt omega) R), then the projection finds its velocity at the step's end
-// there (symplectic Euler: a body bobbing without damping keeps its energy bounded). The rotation's
-// gyroscopic term -omega x I omega is explicit.
+// there (symplectic Euler: a body bobbing without damping keeps its energy bounded). The
+// rotation's gyroscopic term -omega x I omega is explicit.
 //
 // The liquid's viscous shear on a no-slip body (drag()): the step's implicit diffusion holds the
-// liquid at the body's velocity on its faces, and the body then takes the momentum that
-// diffusion moved across them, before the projection. Not modelled: contact (a body that reaches a wall of the domain stops
-// the run, as does one that reaches another obstacle or body), and air moving the body.
+// liquid at the body's velocity on its faces, then the body is pulled towards the liquid beside
+// it through the same couplings, implicitly (stable for any density and viscosity), before the
+// projection. A free-slip body takes no viscous force. Not modelled: contact (a body that
+// reaches a side of the domain stops the run, as does one that reaches another obstacle or
+// body), and air moving the body.
 // The body's state is replicated on every rank; its sums over cells and faces are reduced.
 #pragma once
 
@@ -81,12 +83,14 @@ public:
   /// handed to the solids. Local.
   void accelerate(double dt);
   /// The liquid's viscous drag over dt on the bodies with a no-slip surface, from the velocity
-  /// the step's implicit diffusion just gave the liquid: per pair of samples of a component the
-  /// diffusion couples, one free and one on the body's face, the flux mu A (u_free - u_body) / h
-  /// it exchanged, as a force (and a torque about the centre of mass, at the free sample) on the
-  /// body's own mass; so the body loses exactly the momentum the liquid gains through it. Fills
-  /// the velocity's ghosts. Collective.
-  PetscErrorCode drag(Field& velocity, double viscosity, double dt);
+  /// the step's implicit diffusion just gave the liquid (`phi` says where the liquid is): per
+  /// pair of samples of a component the diffusion couples, one free in the liquid and one on
+  /// the body's face, the body is pulled towards the free sample's velocity with the weight
+  /// dt mu A / h of that coupling, implicitly in the body's velocity: (M + K) Q' = M Q + f,
+  /// K = sum w j j^T, f = sum w j u (j = (e_c, r x e_c) at the free sample). So a body lighter
+  /// than the liquid beside it, or a thick liquid, cannot overshoot. Fills the velocity's ghosts.
+  /// Collective.
+  PetscErrorCode drag(Field& velocity, const Field& phi, double viscosity, double dt);
   /// Gives body b the generalised velocity q (kDofs values). Local.
   void set_velocity(size_t b, const double q[kDofs]);
   /// Body b's generalised velocity.

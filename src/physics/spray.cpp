@@ -189,7 +189,7 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
       const double scale = length > 0.0 ? 0.05 * std::sqrt(speed / length) : 0.0;
       Particle child{{x[0], x[1], x[2]}, {v[0], v[1], v[2]}, p.radius[n] / std::cbrt(2.0),
                      0.0, kSpray,
-                     static_cast<std::int64_t>(mix_bits(particle_key(p.id[n], step, 5)) >> 2)};
+                     static_cast<std::int64_t>(mix_bits(particle_key(p.id[n], step, 5)) >> 11)};
       for (int a = 0; a < dim; ++a) {
         child.v[a] += scale * d[a];
         v[a] -= scale * d[a];
@@ -258,8 +258,12 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
       norm += gradient[a] * gradient[a];
     }
     // phi need not be a distance (a height field's is a vertical one): its zero lies
-    // phi / |grad phi| along the normal.
-    if (!found || !(norm > 0.0)) continue;
+    // phi / |grad phi| along the normal. Farther than a cell (phi flat: a thin sheet, between
+    // two surfaces) the foam is not on a surface it can find: gone.
+    if (!found || !(norm > 0.0) || std::abs(value) > h_ * std::sqrt(norm)) {
+      if (p.kind[n] == kFoam) gone->push_back(n);
+      continue;
+    }
     for (int a = 0; a < dim; ++a) x[a] -= value * gradient[a] / norm;
     canonical_point(sampler.axes(), dim, x);
   }
@@ -385,6 +389,24 @@ PetscErrorCode Spray::census(PetscInt* spray, PetscInt* foam) const {
   PetscCallMPI(MPI_Allreduce(local, all, 2, MPIU_INT, MPI_SUM, grid_->comm()));
   *spray = all[0];
   *foam = all[1];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::restore(const SprayRecords& in) {
+  PetscFunctionBeginUser;
+  if (!enabled()) PetscFunctionReturn(0);
+  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
+  SprayArrays p;
+  PetscCall(p.open(swarm_));
+  std::copy(in.position.begin(), in.position.end(), p.position);
+  std::copy(in.velocity.begin(), in.velocity.end(), p.velocity);
+  std::copy(in.radius.begin(), in.radius.end(), p.radius);
+  std::copy(in.life.begin(), in.life.end(), p.life);
+  std::copy(in.kind.begin(), in.kind.end(), p.kind);
+  std::copy(in.id.begin(), in.id.end(), p.id);
+  PetscCall(p.close());
+  // A share of a checkpoint's particles may lie anywhere in the domain.
+  PetscCall(migrate());
   PetscFunctionReturn(0);
 }
 

@@ -10,8 +10,9 @@
 // Shedding  a surface cell (liquid, with an air neighbour along an axis) whose velocity, averaged
 //           from its faces to its centre, has an outward normal component u . n > threshold
 //           (n = grad phi / |grad phi|, central differences) sheds on average rate dt particles:
-//           at uniform points of the cell carried to the surface along n (x - phi n) and half a
-//           cell beyond it, so that they start in the air, with the cell's velocity plus a
+//           at uniform points of the cell carried to the surface along n (x - phi grad phi /
+//           |grad phi|^2, phi linear about the centre) and half a cell beyond it, so that they
+//           start in the air, with the cell's velocity plus a
 //           random part of spread (u . n - threshold) per component, and a radius of 0.5 to 1.5
 //           times the mean; at most 63 per cell and step (a rate dt above that is cut there).
 //           The numbers are hashes of (step, cell, slot), not of a rank's stream: the same
@@ -31,8 +32,10 @@
 //
 // The particles do not act on the liquid. Every particle goes to the rank that owns its cell
 // after it moves (DMSwarmMigrate, as the marker particles). In-situ scripts get them on the
-// Catalyst channel "particles" (catalyst_adaptor.hpp); they are not in frames or checkpoints:
-// a restarted run starts without spray.
+// Catalyst channel "particles" (catalyst_adaptor.hpp); checkpoints keep them (/spray: a restart
+// goes on bit for bit), frames do not. Ids: a shed particle's is (step cells + cell) 64 +
+// slot, a split one's a 53-bit hash, both below 2^53 (exact as a checkpoint's doubles) for
+// runs of fewer than 2^53 / 64 cell-steps.
 #pragma once
 
 #include <petscdmswarm.h>
@@ -69,8 +72,11 @@ public:
 
   /// The spray and foam particles over all ranks. Collective.
   PetscErrorCode census(PetscInt* spray, PetscInt* foam) const;
-  /// This rank's particles as plain arrays.
+  /// This rank's particles as plain arrays (a checkpoint's, an in-situ script's).
   PetscErrorCode records(SprayRecords* out) const;
+  /// Replaces the particles by `in` (this rank's share of a checkpoint's, any share) and hands
+  /// each to the rank that owns its cell. Collective.
+  PetscErrorCode restore(const SprayRecords& in);
 
   /// The fields of one particle, as the swarm stores them.
   static constexpr const char* kPosition = "position";
