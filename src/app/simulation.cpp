@@ -252,7 +252,11 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 // Moving obstacles (Stam's step, with or without a liquid) add "move obstacles" first: they go
 // where they are at the step's end, their faces take the body's velocity and the cells they
 // uncover the fluid's scalars (solids.hpp); and "hold obstacle values" after the advection, which
-// moved their own cells' held values.
+// moved their own cells' held values. Floating bodies (floating_bodies.hpp) move in "move
+// obstacles" with the velocity they have, fall in "forces", take the liquid's drag after
+// "diffuse" and get their new velocity from "project". A height field (height_field.hpp) keeps
+// the level set through the advection and skips "reinitialise"; "height field" moves it after
+// "extend velocity". Spray and foam (spray.hpp) move in "spray", after that.
 // Fire will add "react".
 void Simulation::build_step() {
   const JobConfig& job = *job_;
