@@ -357,12 +357,9 @@ void SolidMask::set_pose(size_t n, const Pose& pose) {
 
 void SolidMask::set_body_velocity(size_t n, const std::array<double, 3>& velocity,
                                   const std::array<double, 3>& omega) {
-  set_pose(n, [&] {
-    Pose pose = poses_.size() > n ? poses_[n] : Pose{};
-    pose.velocity = velocity;
-    pose.omega = omega;
-    return pose;
-  }());
+  poses_.resize(placed_.size());
+  poses_[n].velocity = velocity;
+  poses_[n].omega = omega;
   placements_[n].velocity = velocity;
   placements_[n].omega = omega;
 }

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -157,13 +155,6 @@ TEST(Spray, ACollapsingColumnShedsSprayThatLandsAsFoamOnTheSurface) {
   for (int s = 0; s < 60; ++s) {
     ASSERT_EQ(test::run_steps(simulation, 0.02, 1), 0);
     most_spray = std::max(most_spray, count(simulation).spray);
-    if (std::getenv("SPRAY_DEBUG") && test::comm_rank() == 0) {
-      double off = 0.0, least = 0.0;
-      surface_distances(simulation, &off, &least);
-      std::printf("step %d spray %ld foam %ld off %g least %g\n", s,
-                  static_cast<long>(count(simulation).spray),
-                  static_cast<long>(count(simulation).foam), off, least);
-    }
     double off = 0.0, least = 0.0;
     surface_distances(simulation, &off, &least);
     foam_off = std::max(foam_off, off);
