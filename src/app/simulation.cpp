@@ -264,7 +264,7 @@ void Simulation::build_step() {
   const Run forces = [this, &job](double dt, StepReport*) {
     PetscFunctionBeginUser;
     for (size_t s = 0; s < job.scalars.size(); ++s)
-      PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt));
+      PetscCall(apply_sources(job.scalars[s], scalars_[s], velocity_, solids_, dt, time_));
     // What a user steers in (steering.hpp) comes after the job's own.
     if (steering_.enabled()) {
       bool changed = false;
@@ -272,7 +272,8 @@ void Simulation::build_step() {
       if (changed) forces_.set_steered(steering_.steered().forces);
       for (size_t s = 0; s < job.scalars.size(); ++s)
         if (!steering_.sources()[s].sources.empty())
-          PetscCall(apply_sources(steering_.sources()[s], scalars_[s], velocity_, solids_, dt));
+          PetscCall(apply_sources(steering_.sources()[s], scalars_[s], velocity_, solids_, dt,
+                                  time_));
     }
     if (job.liquid.enabled) {
       PetscCall(apply_liquid_flows(job.liquid, level_set_.band_width(), time_,
@@ -280,7 +281,7 @@ void Simulation::build_step() {
       PetscCall(particles_.respect_flows(job.liquid, time_));
     }
     PetscCall(fill_all_ghosts());
-    PetscCall(forces_.apply(velocity_, scalars_, dt));
+    PetscCall(forces_.apply(velocity_, scalars_, dt, time_));
     if (bodies_.any()) {
       // The floating bodies fall too; the projection then lets the liquid push them.
       bodies_.accelerate(dt);

@@ -36,6 +36,17 @@ std::string format(const Region& r, int dim) {
   return "?";
 }
 
+/// A source's or force region's time profile; empty for one that always acts at full strength,
+/// so that the lines of jobs written before profiles existed stay what they were.
+std::string format(const TimeProfile& when, int dim) {
+  std::string s;
+  if (when.start != 0.0 || when.end != std::numeric_limits<double>::infinity())
+    s += " from " + format(when.start) + " to " + format(when.end);
+  for (const TimeProfile::Keyframe& key : when.keyframes)
+    s += " key " + format(key.time) + " x" + format(key.factor) + " " + format(key.offset, dim);
+  return s;
+}
+
 }  // namespace
 
 std::vector<std::string> physics_description(const JobConfig& job) {
@@ -90,7 +101,8 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     for (const ScalarSource& src : s.sources)
       sources += format(src.region, dim) +
                  (src.mode == ScalarSource::Mode::Add ? " add " : " set ") + format(src.value) +
-                 (src.has_velocity ? " velocity " + format(src.velocity, dim) : "") + "; ";
+                 (src.has_velocity ? " velocity " + format(src.velocity, dim) : "") +
+                 format(src.when, dim) + "; ";
     add(key + ".sources", sources);
   }
   add("fluid.viscosity", format(job.fluid.viscosity));
@@ -111,8 +123,14 @@ std::vector<std::string> physics_description(const JobConfig& job) {
                      : "off");
   std::string regions;
   for (const ForceRegion& r : f.regions)
-    regions += format(r.region, dim) + " " + format(r.acceleration, dim) + "; ";
+    regions += format(r.region, dim) + " " + format(r.acceleration, dim) + format(r.when, dim) +
+               "; ";
   add("forces.regions", regions);
+  // Only a job with noise has the line: a checkpoint from before it existed still matches.
+  if (f.noise.enabled)
+    add("forces.noise", f.noise.scalar + " " + format(f.noise.amplitude) + " scale " +
+                            format(f.noise.scale) + " period " + format(f.noise.period) +
+                            " seed " + std::to_string(f.noise.seed));
   std::string obstacles;
   for (const ObstacleConfig& o : job.obstacles) {
     obstacles += format(o.region, dim) + " " + to_string(o.boundary) +

@@ -8,6 +8,7 @@
 #include <petscsys.h>
 
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include "boundary.hpp"
 #include "grid.hpp"
 #include "interpolation.hpp"
+#include "keyframes.hpp"
 #include "region.hpp"
 #include "solids.hpp"
 
@@ -60,9 +62,46 @@ struct ScalarBlob {
   double value = 0.0;
 };
 
+/// When a scalar source or a force region acts and how strongly: the interaction a user scripts
+/// in the job instead of painting it with a mouse (Stam 2003). It acts in the steps that begin at
+/// a time in [start, end); `keyframes` (none, or at least two by increasing time) scale its
+/// strength by `factor` and move its region by `offset`, linear between them and held before the
+/// first and after the last, as every keyed quantity is (keyframes.hpp). Evaluated at the time
+/// the step begins, when sources and forces act.
+struct TimeProfile {
+  double start = 0.0;
+  double end = std::numeric_limits<double>::infinity();
+  struct Keyframe {
+    double time = 0.0;
+    double factor = 1.0;
+    std::array<double, 3> offset{0.0, 0.0, 0.0};
+  };
+  std::vector<Keyframe> keyframes;
+
+  bool active(double time) const { return time >= start && time < end; }
+  /// The factor on the strength at `time`: 1 without keyframes.
+  double factor(double time) const {
+    if (keyframes.empty()) return 1.0;
+    const KeyframeSpot spot = locate_keyframe(keyframes, time);
+    const double a = keyframes[spot.n].factor;
+    return spot.held ? a : a + spot.s * (keyframes[spot.n + 1].factor - a);
+  }
+  /// `region` where the keyframes have moved it at `time`.
+  Region place(const Region& region, double time) const {
+    if (keyframes.empty()) return region;
+    const KeyframeSpot spot = locate_keyframe(keyframes, time);
+    std::array<double, 3> offset = keyframes[spot.n].offset;
+    if (!spot.held)
+      for (int c = 0; c < 3; ++c)
+        offset[c] += spot.s * (keyframes[spot.n + 1].offset[c] - offset[c]);
+    return translated(region, offset);
+  }
+};
+
 /// A scalar source, applied at the start of every step to the cells whose centre lies inside
 /// the region: Set: s = value; Add: s += value * dt (value is a rate). With `has_velocity`, the
 /// faces whose centre lies inside the region are also set to `velocity` (an emitter that blows).
+/// `when` turns it on and off, scales value and velocity and moves the region.
 struct ScalarSource {
   enum class Mode { Set, Add };
   Region region;
@@ -70,6 +109,7 @@ struct ScalarSource {
   double value = 0.0;
   bool has_velocity = false;
   std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  TimeProfile when;
 };
 
 struct ScalarConfig {
@@ -157,10 +197,27 @@ struct WindConfig {
   Region region;
 };
 
-/// A user force: u += dt * acceleration at the faces whose centre lies inside the region.
+/// A user force: u += dt * acceleration at the faces whose centre lies inside the region;
+/// `when` turns it on and off, scales the acceleration and moves the region.
 struct ForceRegion {
   Region region;
   std::array<double, 3> acceleration{0.0, 0.0, 0.0};
+  TimeProfile when;
+};
+
+/// Stam 1999 §4's noise "proportional to the amount of density", for billowing smoke:
+///   f_c = amplitude * s * n_c(x / scale, t / period)
+/// with s the named scalar (averaged onto the face) and n_c a smooth random field in [-1, 1]:
+/// values drawn at the nodes of a lattice of spacing `scale` in space and `period` in time,
+/// interpolated multilinearly between them, so the force does not depend on the step or on the
+/// ranks (each node's value is a hash of its global index and the seed).
+struct NoiseConfig {
+  bool enabled = false;
+  std::string scalar = "density";
+  double amplitude = 0.0;  // acceleration per unit of the scalar, >= 0
+  double scale = 0.0;      // > 0: the length over which the noise changes
+  double period = 0.0;     // > 0: the time over which it changes
+  std::uint64_t seed = 1;
 };
 
 struct ForcesConfig {
@@ -169,6 +226,7 @@ struct ForcesConfig {
   double vorticity_confinement = 0.0;  // epsilon >= 0: f = epsilon h (N x omega); needs halo >= 2
   WindConfig wind;
   std::vector<ForceRegion> regions;
+  NoiseConfig noise;
 };
 
 

@@ -1,4 +1,5 @@
-// The forces section: gravity, buoyancy, vorticity confinement, wind, force regions.
+// The forces section: gravity, buoyancy, vorticity confinement, wind, force regions, noise; and
+// the time profile that scripts force regions and scalar sources.
 #include "parser.hpp"
 
 namespace sf::job_detail {
@@ -9,7 +10,7 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   if (!field) return forces;
   const int dim = grid.dim;
   const MapReader map(*this, *field, true,
-                      {"gravity", "buoyancy", "vorticity_confinement", "wind", "regions"});
+                      {"gravity", "buoyancy", "vorticity_confinement", "wind", "regions", "noise"});
   if (auto gravity = map.find("gravity")) forces.gravity = read_vector(*gravity, dim);
   if (auto buoyancy = map.find("buoyancy")) {
     forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
@@ -26,16 +27,78 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
   for (const Field& item : list_items(map.find("regions"), "force regions"))
     forces.regions.push_back(parse_force_region(item, dim));
+  if (auto noise = map.find("noise")) forces.noise = parse_noise(*noise, scalars);
   return forces;
 }
 
 ForceRegion JobParser::parse_force_region(const Field& item, int dim) const {
-  const std::vector<std::string> own = {"acceleration"};
+  std::vector<std::string> own = {"acceleration"};
+  own.insert(own.end(), time_profile_keys().begin(), time_profile_keys().end());
   const MapReader region_map = region_reader(item, own);
   ForceRegion region;
   region.region = parse_region(region_map, dim, own);
   region.acceleration = read_vector(region_map.require("acceleration"), dim);
+  region.when = parse_time_profile(region_map, dim);
   return region;
+}
+
+const std::vector<std::string>& JobParser::time_profile_keys() {
+  static const std::vector<std::string> keys = {"start", "end", "keyframes"};
+  return keys;
+}
+
+TimeProfile JobParser::parse_time_profile(const MapReader& map, int dim) const {
+  TimeProfile when;
+  if (const auto start = map.find("start")) when.start = read_number(*start);
+  if (const auto end = map.find("end")) {
+    when.end = read_number(*end);
+    if (!(when.end > when.start))
+      fail(*end, "must be after start (" + format_number(when.start) + "), " +
+                     describe(end->node));
+  }
+  const auto keyframes = map.find("keyframes");
+  if (!keyframes) return when;
+  for (const Field& item : list_items(keyframes, "keyframes")) {
+    const MapReader key(*this, item, false, {"time", "factor", "offset"});
+    TimeProfile::Keyframe frame;
+    const Field time = key.require("time");
+    frame.time = read_number(time);
+    if (!when.keyframes.empty() && !(frame.time > when.keyframes.back().time)) {
+      fail(time, "must be later than the keyframe before it (t = " +
+                     format_number(when.keyframes.back().time) + "), " + describe(time.node));
+    }
+    if (const auto factor = key.find("factor")) frame.factor = read_number(*factor);
+    if (const auto offset = key.find("offset")) frame.offset = read_vector(*offset, dim);
+    when.keyframes.push_back(frame);
+  }
+  if (when.keyframes.size() < 2)
+    fail(*keyframes, "needs at least two keyframes (the strength and place run between them), " +
+                         describe(keyframes->node));
+  return when;
+}
+
+NoiseConfig JobParser::parse_noise(const Field& field,
+                                   const std::vector<ScalarConfig>& scalars) const {
+  NoiseConfig noise;
+  noise.enabled = true;
+  const MapReader map(*this, field, false, {"scalar", "amplitude", "scale", "period", "seed"});
+  if (const auto scalar = map.find("scalar")) noise.scalar = read_string(*scalar);
+  noise.amplitude = read_non_negative(map.require("amplitude"));
+  noise.scale = read_positive(map.require("scale"));
+  noise.period = read_positive(map.require("period"));
+  if (const auto seed = map.find("seed")) {
+    const long long n = read_integer(*seed, "expected a non-negative integer");
+    if (n < 0) fail(*seed, "expected a non-negative integer, " + describe(seed->node));
+    noise.seed = static_cast<std::uint64_t>(n);
+  }
+  if (noise.amplitude > 0.0 && !is_declared(scalars, noise.scalar)) {
+    const auto given = map.find("scalar");
+    fail(given ? *given : map.require("amplitude"),
+         "the noise is proportional to the scalar '" + noise.scalar + "', which is not declared (" +
+             declared_scalars(scalars) + ")" +
+             (given ? "" : "; name one with " + map.field().path + ".scalar"));
+  }
+  return noise;
 }
 
 BuoyancyConfig JobParser::parse_buoyancy(const Field& field, int dim,

@@ -47,7 +47,8 @@ ScalarBlob JobParser::parse_blob(const Field& field, int dim) const {
 }
 
 ScalarSource JobParser::parse_source(const Field& field, int dim) const {
-  const std::vector<std::string> own = {"mode", "value", "velocity"};
+  std::vector<std::string> own = {"mode", "value", "velocity"};
+  own.insert(own.end(), time_profile_keys().begin(), time_profile_keys().end());
   const MapReader map = region_reader(field, own);
   ScalarSource source;
   source.region = parse_region(map, dim, own);
@@ -60,6 +61,7 @@ ScalarSource JobParser::parse_source(const Field& field, int dim) const {
     source.velocity = read_vector(*velocity, dim);
     source.has_velocity = true;
   }
+  source.when = parse_time_profile(map, dim);
   return source;
 }
 

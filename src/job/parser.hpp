@@ -368,6 +368,12 @@ private:
   Region parse_region(const MapReader& map, int dim, const std::vector<std::string>& extra) const;
   /// One force region: a region with an `acceleration` (forces.regions, a steering file).
   ForceRegion parse_force_region(const Field& item, int dim) const;
+  /// The keys a TimeProfile is read from, which an item lists among its own.
+  static const std::vector<std::string>& time_profile_keys();
+  /// The `start`, `end` and `keyframes` of a source or force region (TimeProfile).
+  TimeProfile parse_time_profile(const MapReader& map, int dim) const;
+  /// forces.noise (NoiseConfig); the scalar it names must be declared.
+  NoiseConfig parse_noise(const Field& field, const std::vector<ScalarConfig>& scalars) const;
   /// An obstacle motion's `keyframes` and `axis`, if given, into *m.
   void read_keyframes(const MapReader& keys, int dim, ObstacleConfig::Motion* m) const;
   /// An angular velocity: in 2D a number (about z), in 3D a vector.

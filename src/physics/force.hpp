@@ -83,6 +83,7 @@ struct ForceState {
   const std::vector<Field>& scalars;
   const FreeFaces& faces;
   double dt;
+  double time;  // when the step begins: what forces that vary in time are evaluated at
 };
 
 /// u += dt f on one face, except that a zero force is no update: the face keeps its bits, a

@@ -1,5 +1,6 @@
 // Force regions: a user acceleration a inside a region, f_c += a_c on every free face whose
 // centre lies inside it (jobs/README.md "forces.regions"); overlapping regions add, in job order.
+// Each acts while its time profile says so, scaled and moved by it (job.hpp TimeProfile).
 #pragma once
 
 #include <vector>
@@ -19,6 +20,11 @@ public:
 private:
   const Grid& grid_;
   std::vector<ForceRegion> regions_;
+  struct Placed {
+    Region region;
+    std::array<double, 3> acceleration;
+  };
+  std::vector<Placed> now_;  // regions_ as they act in the current step
 };
 
 }  // namespace sf

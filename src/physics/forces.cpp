@@ -1,6 +1,7 @@
 #include "forces.hpp"
 
 #include "buoyancy.hpp"
+#include "density_noise.hpp"
 #include "force_regions.hpp"
 #include "gravity.hpp"
 #include "vorticity_confinement.hpp"
@@ -74,6 +75,11 @@ PetscErrorCode Forces::setup(const Grid& grid, const ForcesConfig& config, const
   }
   if (!config.regions.empty())
     forces_.push_back(std::make_unique<ForceRegions>(grid, config.regions));
+  if (config.noise.enabled && config.noise.amplitude > 0.0) {
+    auto noise = std::make_unique<DensityNoise>();
+    PetscCall(noise->setup(grid, config.noise, scalars));
+    forces_.push_back(std::move(noise));
+  }
   if (config.wind.enabled) wind_.emplace(grid, config.wind);
   events_.resize(forces_.size());
   for (size_t f = 0; f < forces_.size(); ++f)
@@ -88,7 +94,8 @@ void Forces::set_steered(const std::vector<ForceRegion>& regions) {
   if (!regions.empty()) steered_ = std::make_unique<ForceRegions>(*grid_, regions);
 }
 
-PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars, double dt) {
+PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars, double dt,
+                             double time) {
   PetscFunctionBeginUser;
   PetscCheck(grid_ != nullptr, PETSC_COMM_SELF, PETSC_ERR_ORDER,
              "Forces::apply called before Forces::setup");
@@ -99,7 +106,7 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
   if (!forces_.empty() || steered_) {
     // The forces write the global vector and read the local one, which stays as it was on entry
     // until the next fill_ghosts(): each force sees the state before any force acted.
-    const ForceState state{velocity, scalars, faces_, dt};
+    const ForceState state{velocity, scalars, faces_, dt, time};
     PetscScalar* u_data;
     ArrayView u;
     PetscCall(VecGetArray(velocity.global(), &u_data));

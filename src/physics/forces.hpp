@@ -5,6 +5,7 @@
 //   u_c <- u_c + dt 1/2 (b(idx - e_c) + b(idx)) up_c   buoyancy               buoyancy.hpp
 //   u_c <- u_c + dt 1/2 (F_c(idx - e_c) + F_c(idx))    vorticity confinement  (its .hpp)
 //   u_c <- u_c + dt sum of a_c over the force regions  force regions          force_regions.hpp
+//   u_c <- u_c + dt A 1/2 (s(idx - e_c) + s(idx)) n_c  density-weighted noise  density_noise.hpp
 //   u_c <- (1 - r) u_c + r w_c                         wind, r = min(1, rate dt)   wind.hpp
 //
 // Each force adds dt f to the velocity's global vector itself, in the order above, and only where
@@ -34,9 +35,11 @@ public:
   /// halo (confinement) and finds the free faces. Collective.
   PetscErrorCode setup(const Grid& grid, const ForcesConfig& config, const SolidMask& solids,
                        const std::vector<ScalarConfig>& scalars);
-  /// Adds dt f of every force to the global velocity, then applies the wind. `velocity` and
-  /// `scalars` must have their ghosts filled. Collective.
-  PetscErrorCode apply(Field& velocity, const std::vector<Field>& scalars, double dt);
+  /// Adds dt f of every force to the global velocity, then applies the wind, for a step of dt
+  /// that begins at `time` (what force regions' time profiles and the noise are evaluated at).
+  /// `velocity` and `scalars` must have their ghosts filled. Collective.
+  PetscErrorCode apply(Field& velocity, const std::vector<Field>& scalars, double dt,
+                       double time);
   /// Force regions added to the job's while the run goes on (a steering file, steering.hpp):
   /// applied after the job's own forces; empty: none. Local (every rank gives the same).
   void set_steered(const std::vector<ForceRegion>& regions);

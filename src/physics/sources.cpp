@@ -2,7 +2,9 @@
 //
 // Sources: in the fluid cells whose centre lies in the source region, s = v (Set) or s += v dt
 // (Add); a source with a velocity also sets u_c = v_c on the free faces whose centre lies in the
-// region. Sources apply in job order, so a later one wins where Set regions overlap.
+// region. Sources apply in job order, so a later one wins where Set regions overlap. A source's
+// time profile switches it on and off and, at the step's start time, scales v (and its velocity)
+// by its factor and moves its region by its offset (job.hpp TimeProfile).
 // Dissipation: s <- s / (1 + dt a) in every owned cell.
 #include "sources.hpp"
 
@@ -14,7 +16,7 @@
 namespace sf {
 
 PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& velocity,
-                             const SolidMask& solids, double dt) {
+                             const SolidMask& solids, double dt, double time) {
   PetscFunctionBeginUser;
   if (config.sources.empty()) PetscFunctionReturn(0);
   const Grid& grid = scalar.grid();
@@ -23,7 +25,9 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
              scalar.name().c_str());
   const int dim = grid.dim();
   const bool blows = std::any_of(config.sources.begin(), config.sources.end(),
-                                 [](const ScalarSource& source) { return source.has_velocity; });
+                                 [time](const ScalarSource& source) {
+                                   return source.has_velocity && source.when.active(time);
+                                 });
 
   PetscScalar* s_data;
   ArrayView s;
@@ -37,24 +41,30 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
   }
   // Sources are applied in job order, so a later source wins where Set regions overlap.
   for (const ScalarSource& source : config.sources) {
+    if (!source.when.active(time)) continue;
     const bool set = source.mode == ScalarSource::Mode::Set;
-    const double increment = source.value * dt;
-    for_each_index(near_region(grid, source.region, -1, grid.owned_cells()),
+    const double factor = source.when.factor(time);
+    // Without keyframes the factor is exactly 1 and value * 1 is value: the same bits as a
+    // source with no profile.
+    const double value = source.value * factor;
+    const double increment = value * dt;
+    const Region region = source.when.place(source.region, time);
+    for_each_index(near_region(grid, region, -1, grid.owned_cells()),
                    [&](PetscInt i, PetscInt j, PetscInt k) {
       if (solids.solid(i, j, k)) return;
       const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
-      if (!region_contains(source.region, x, dim)) return;
-      s(i, j, k) = set ? source.value : s(i, j, k) + increment;
+      if (!region_contains(region, x, dim)) return;
+      s(i, j, k) = set ? value : s(i, j, k) + increment;
     });
     if (!source.has_velocity) continue;
     for (int c = 0; c < dim; ++c) {
-      const double value = source.velocity[c];
-      for_each_index(near_region(grid, source.region, c, grid.owned_faces(c)),
+      const double speed = source.velocity[c] * factor;
+      for_each_index(near_region(grid, region, c, grid.owned_faces(c)),
                      [&](PetscInt i, PetscInt j, PetscInt k) {
         if (solids.fixed_face(c, i, j, k)) return;
         double x[3];
         grid.face_center(c, i, j, k, x);
-        if (region_contains(source.region, x, dim)) u(i, j, k, c) = value;
+        if (region_contains(region, x, dim)) u(i, j, k, c) = speed;
       });
     }
   }

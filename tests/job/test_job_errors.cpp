@@ -124,7 +124,7 @@ const std::vector<Group> kRefusedJobs = {
           "shape, center, radius, boundary, surface, scalars, fluxes, motion, floating)"}},
         {kHead + "forces: {gravty: [0, -1]}\n",
          {"job.yaml:6: forces.gravty: unknown key (expected one of: gravity, buoyancy, "
-          "vorticity_confinement, wind, regions)"}},
+          "vorticity_confinement, wind, regions, noise)"}},
         {kHead + "forces:\n  buoyancy: {alpha: 0, gamma: 1}\n",
          {"job.yaml:7: forces.buoyancy.gamma: unknown key"}},
         {kHead + "pressure: {rtol: 1e-6}\n",
@@ -590,6 +590,52 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: forces.regions: expected a list of force regions, got a map"}},
         {kHead + "forces:\n  gravity: [0, -9.81, 0]\n",
          {"job.yaml:7: forces.gravity: expected a list of 2 numbers"}},
+    }},
+
+    {"ScriptedSourceOrForceOutOfOrder", {
+        {kHead + "forces:\n  regions:\n    - {shape: sphere, center: [0, 0], radius: 1, "
+         "acceleration: [1, 0], start: 2, end: 1}\n",
+         {"job.yaml:8: forces.regions[0].end: must be after start (2), got \"1\""}},
+        {kHead + "forces:\n  regions:\n    - shape: sphere\n      center: [0, 0]\n"
+         "      radius: 1\n      acceleration: [1, 0]\n      keyframes:\n"
+         "        - {time: 1, factor: 0}\n",
+         {"job.yaml:13: forces.regions[0].keyframes: needs at least two keyframes"}},
+        {kHead + "forces:\n  regions:\n    - shape: sphere\n      center: [0, 0]\n"
+         "      radius: 1\n      acceleration: [1, 0]\n      keyframes:\n"
+         "        - {time: 1, factor: 0}\n        - {time: 1, factor: 2}\n",
+         {"job.yaml:14: forces.regions[0].keyframes[1].time: must be later than the keyframe "
+          "before it (t = 1)"}},
+        {kHead + "scalars:\n  smoke:\n    sources:\n      - shape: sphere\n        center: [0, 0]\n"
+         "        radius: 1\n        value: 1\n        keyframes:\n"
+         "          - {time: 0, value: 1}\n          - {time: 1, value: 0}\n",
+         {"job.yaml:14: scalars.smoke.sources[0].keyframes[0].value: unknown key (expected one "
+          "of: time, factor, offset)"}},
+        {kHead + "scalars:\n  smoke:\n    sources:\n      - shape: sphere\n        center: [0, 0]\n"
+         "        radius: 1\n        value: 1\n        keyframes:\n"
+         "          - {time: 0, offset: [1, 2, 3]}\n          - {time: 1}\n",
+         {"job.yaml:14: scalars.smoke.sources[0].keyframes[0].offset: expected a list of 2 "
+          "numbers"}},
+    }},
+    {"NoiseWithoutItsScalarOrScales", {
+        {kHead + "forces:\n  noise: {amplitude: 1, scale: 0.1, period: 1}\n",
+         {"job.yaml:7: forces.noise.amplitude: the noise is proportional to the scalar "
+          "'density', which is not declared (no scalars are declared); name one with "
+          "forces.noise.scalar"}},
+        {kHead + "scalars:\n  smoke: {}\nforces:\n  noise: {scalar: soot, amplitude: 1, "
+         "scale: 0.1, period: 1}\n",
+         {"job.yaml:9: forces.noise.scalar: the noise is proportional to the scalar 'soot', "
+          "which is not declared"}},
+        {kHead + "scalars:\n  density: {}\nforces:\n  noise: {amplitude: 1, period: 1}\n",
+         {"job.yaml:9: forces.noise.scale: missing required key"}},
+        {kHead + "scalars:\n  density: {}\nforces:\n  noise: {amplitude: 1, scale: 0, "
+         "period: 1}\n",
+         {"job.yaml:9: forces.noise.scale: must be > 0, got \"0\""}},
+        {kHead + "scalars:\n  density: {}\nforces:\n  noise: {amplitude: 1, scale: 1, "
+         "period: 1, seed: -3}\n",
+         {"job.yaml:9: forces.noise.seed: expected a non-negative integer"}},
+        {kHead + "scalars:\n  density: {}\nforces:\n  noise: {amplitude: -1, scale: 1, "
+         "period: 1}\n",
+         {"job.yaml:9: forces.noise.amplitude: must be >= 0"}},
     }},
 
     // --- obstacles and regions

@@ -701,6 +701,53 @@ TEST(Config, ProgressEvery) {
             100);
 }
 
+TEST(Config, ScriptedSourcesForcesAndNoise) {
+  using A = std::array<double, 3>;
+  const JobConfig job = sf::parse_job(kHead +
+                                          "scalars:\n"
+                                          "  density:\n"
+                                          "    sources:\n"
+                                          "      - {shape: sphere, center: [0.5, 0.2], radius: 0.1,"
+                                          " value: 1, start: 0.5, end: 3}\n"
+                                          "forces:\n"
+                                          "  regions:\n"
+                                          "    - shape: sphere\n"
+                                          "      center: [0.2, 0.5]\n"
+                                          "      radius: 0.1\n"
+                                          "      acceleration: [4, 0]\n"
+                                          "      keyframes:\n"
+                                          "        - {time: 0, factor: 0}\n"
+                                          "        - {time: 1, factor: 1.5, offset: [0.25, -0.5]}\n"
+                                          "  noise: {amplitude: 2, scale: 0.05, period: 0.5}\n",
+                                      "job.yaml");
+  const sf::ScalarSource& source = job.scalars[0].sources[0];
+  EXPECT_EQ(source.when.start, 0.5);
+  EXPECT_EQ(source.when.end, 3.0);
+  EXPECT_TRUE(source.when.keyframes.empty());
+  const sf::TimeProfile& when = job.forces.regions[0].when;
+  EXPECT_EQ(when.start, 0.0);
+  EXPECT_EQ(when.end, std::numeric_limits<double>::infinity());
+  ASSERT_EQ(when.keyframes.size(), 2u);
+  EXPECT_EQ(when.keyframes[0].factor, 0.0);
+  EXPECT_EQ(when.keyframes[0].offset, (A{0.0, 0.0, 0.0}));
+  EXPECT_EQ(when.keyframes[1].time, 1.0);
+  EXPECT_EQ(when.keyframes[1].factor, 1.5);
+  EXPECT_EQ(when.keyframes[1].offset, (A{0.25, -0.5, 0.0}));
+  const sf::NoiseConfig& noise = job.forces.noise;
+  EXPECT_TRUE(noise.enabled);
+  EXPECT_EQ(noise.scalar, "density");
+  EXPECT_EQ(noise.amplitude, 2.0);
+  EXPECT_EQ(noise.scale, 0.05);
+  EXPECT_EQ(noise.period, 0.5);
+  EXPECT_EQ(noise.seed, 1u);
+  // A restart sees a change of any of them.
+  const JobConfig plain = sf::parse_job(kHead + "scalars:\n  density: {}\n", "job.yaml");
+  const std::string differences = sf::physics_differences(plain, job);
+  EXPECT_NE(differences.find("forces.noise"), std::string::npos) << differences;
+  EXPECT_NE(differences.find("forces.regions"), std::string::npos) << differences;
+  EXPECT_NE(differences.find("scalars.density.sources"), std::string::npos) << differences;
+}
+
 TEST(ConfigError, BuoyancyWithZeroCoefficientIgnoresItsScalar) {
   const JobConfig job = sf::parse_job(
       kHead + "forces:\n  buoyancy: {density: soot, temperature: heat, alpha: 0, beta: 0.0}\n",

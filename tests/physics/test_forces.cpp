@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "density_noise.hpp"
 #include "forces.hpp"
 #include "sources.hpp"
 #include "initial_conditions.hpp"
@@ -275,7 +276,7 @@ void run_forces(Case& test, const ForcesConfig& config, double dt, const char* w
   ASSERT_EQ(test.fill_ghosts(), 0);
   OwnedVec before;
   ASSERT_EQ(snapshot(test.velocity.global(), &before), 0);
-  ASSERT_EQ(forces.apply(test.velocity, test.scalars, dt), 0);
+  ASSERT_EQ(forces.apply(test.velocity, test.scalars, dt, 0.0), 0);
   expect_no_failures(check_faces(test.grid, before, test.velocity.global(), check), what);
 }
 
@@ -550,7 +551,7 @@ PetscErrorCode vortex_increments(const VortexCase& vortex, double epsilon, doubl
   config.vorticity_confinement = epsilon;
   Forces forces;
   PetscCall(forces.setup(test.grid, config, test.solids, test.scalar_configs));
-  PetscCall(forces.apply(test.velocity, test.scalars, dt));
+  PetscCall(forces.apply(test.velocity, test.scalars, dt, 0.0));
   const PetscScalar *b, *a;
   PetscInt n;
   PetscCall(VecGetLocalSize(before, &n));
@@ -679,12 +680,12 @@ PetscErrorCode run_pair(Case& test, const CaseSpec& spec, Pair which, OwnedVec* 
       PetscCall(forces.setup(test.grid, confinement, test.solids, test.scalar_configs));
       break;
   }
-  PetscCall(forces.apply(test.velocity, test.scalars, dt));
+  PetscCall(forces.apply(test.velocity, test.scalars, dt, 0.0));
   if (which == Pair::ConfinementAfterRefill) {
     PetscCall(test.fill_ghosts());
     Forces second;
     PetscCall(second.setup(test.grid, confinement, test.solids, test.scalar_configs));
-    PetscCall(second.apply(test.velocity, test.scalars, dt));
+    PetscCall(second.apply(test.velocity, test.scalars, dt, 0.0));
   }
   PetscFunctionReturn(0);
 }
@@ -888,7 +889,7 @@ void check_sources(const CaseSpec& spec) {
   OwnedVec scalar_before, velocity_before;
   ASSERT_EQ(snapshot(smoke.global(), &scalar_before), 0);
   ASSERT_EQ(snapshot(test.velocity.global(), &velocity_before), 0);
-  ASSERT_EQ(apply_sources(config, smoke, test.velocity, test.solids, dt), 0);
+  ASSERT_EQ(apply_sources(config, smoke, test.velocity, test.solids, dt, 0.0), 0);
 
   const Grid& grid = test.grid;
   long set_cells = 0, added_cells = 0, solid_cells = 0, blown = 0, cylinder_cells = 0,
@@ -972,10 +973,283 @@ TEST(Dissipation, DividesByExactlyOnePlusDtRate2D) { check_dissipation(plane());
 TEST(Dissipation, DividesByExactlyOnePlusDtRate3D) { check_dissipation(box()); }
 
 // ---------------------------------------------------------------------------------------------
+// Time profiles (scripted sources and forces) and density-weighted noise
+
+/// Active in [0.5, 2); the factor runs 0 -> 2 and the offset 0 -> (0.4, 0.2, 0) between t = 1 and
+/// t = 2, held at 0 and no offset before t = 1.
+TimeProfile scripted() {
+  TimeProfile when;
+  when.start = 0.5;
+  when.end = 2.0;
+  TimeProfile::Keyframe a, b;
+  a.time = 1.0;
+  a.factor = 0.0;
+  b.time = 2.0;
+  b.factor = 2.0;
+  b.offset = {0.4, 0.2, 0.0};
+  when.keyframes = {a, b};
+  return when;
+}
+
+TEST(TimeProfile, SwitchesScalesAndMovesAsItsKeyframesSay) {
+  const TimeProfile when = scripted();
+  EXPECT_FALSE(when.active(0.4999));
+  EXPECT_TRUE(when.active(0.5));
+  EXPECT_TRUE(when.active(1.9999));
+  EXPECT_FALSE(when.active(2.0));  // [start, end): a step that begins at end does not act
+  EXPECT_EQ(when.factor(0.5), 0.0);  // held before the first keyframe
+  EXPECT_EQ(when.factor(1.25), 0.5);
+  EXPECT_EQ(when.factor(1.5), 1.0);
+  EXPECT_EQ(when.factor(3.0), 2.0);  // held after the last
+  Region box;
+  box.lower = {0.0, 0.0, 0.0};
+  box.upper = {0.5, 0.5, 0.5};
+  const Region moved = when.place(box, 1.5);
+  EXPECT_DOUBLE_EQ(moved.lower[0], 0.2);
+  EXPECT_DOUBLE_EQ(moved.lower[1], 0.1);
+  EXPECT_DOUBLE_EQ(moved.upper[0], 0.7);
+  EXPECT_EQ(when.place(box, 0.7).lower, box.lower);
+  const TimeProfile always;
+  EXPECT_TRUE(always.active(0.0));  // runs start at t = 0
+  EXPECT_TRUE(always.active(1e300));
+  EXPECT_EQ(always.factor(12.0), 1.0);
+}
+
+/// A scripted force region: no change before it starts and from its end on; at t = 1.5 it pushes
+/// with its factor there, 1, inside its region moved by (0.2, 0.1, 0).
+void check_scripted_force_region(const CaseSpec& spec) {
+  ForcesConfig config;
+  ForceRegion push;
+  push.region.shape = Region::Shape::Box;
+  push.region.lower = {0.1, 0.1, 0.1};
+  push.region.upper = {0.6, 0.5, 0.6};
+  push.acceleration = {1.5, -2.0, 0.75};
+  push.when = scripted();
+  config.regions = {push};
+  const double dt = 0.125;
+  for (const double time : {0.25, 1.5, 2.0}) {
+    SCOPED_TRACE("t = " + std::to_string(time));
+    Case test;
+    ASSERT_EQ(test.setup(PETSC_COMM_WORLD, spec, {}), 0);
+    ASSERT_EQ(test.set_velocity(wave), 0);
+    Forces forces;
+    ASSERT_EQ(forces.setup(test.grid, config, test.solids, test.scalar_configs), 0);
+    ASSERT_EQ(test.fill_ghosts(), 0);
+    OwnedVec before;
+    ASSERT_EQ(snapshot(test.velocity.global(), &before), 0);
+    ASSERT_EQ(forces.apply(test.velocity, test.scalars, dt, time), 0);
+    const Region moved = push.when.place(push.region, time);
+    long pushed = 0;
+    expect_no_failures(
+        check_faces(test.grid, before, test.velocity.global(),
+                    [&](int c, PetscInt i, PetscInt j, PetscInt k, double was, double now,
+                        Tally* tally) {
+                      const auto x = face_center(test.grid, c, i, j, k);
+                      double want = was;
+                      if (time == 1.5 && !test.solids.fixed_face(c, i, j, k) &&
+                          region_contains(moved, x.data(), spec.dim)) {
+                        ++pushed;
+                        want = plus(was, dt * push.acceleration[c]);
+                      }
+                      expect_bits(tally, c, i, j, k, now, want);
+                    }),
+        "scripted force region");
+    if (time == 1.5) {
+      EXPECT_GT(test::global_sum(pushed), 0);
+    }
+  }
+}
+
+TEST(ForceRegions, ActOnlyWhileScriptedScaledAndMoved2D) { check_scripted_force_region(plane()); }
+TEST(ForceRegions, ActOnlyWhileScriptedScaledAndMoved3D) { check_scripted_force_region(box()); }
+
+/// A scripted source that adds and blows: nothing before its start; at t = 1.25 (factor 0.5) half
+/// its rate and half its velocity, in its region moved by (0.1, 0.05, 0).
+void check_scripted_source(const CaseSpec& spec) {
+  ScalarSource puff;
+  puff.region.shape = Region::Shape::Sphere;
+  puff.region.center = {0.25, 0.3, 0.4};
+  puff.region.radius = 0.2;
+  puff.mode = ScalarSource::Mode::Add;
+  puff.value = 4.0;
+  puff.has_velocity = true;
+  puff.velocity = {1.0, -0.5, 0.25};
+  puff.when = scripted();
+  const double dt = 0.125;
+  for (const double time : {0.0, 1.25}) {
+    SCOPED_TRACE("t = " + std::to_string(time));
+    Case test;
+    ASSERT_EQ(test.setup(PETSC_COMM_WORLD, spec, {"smoke"}), 0);
+    ASSERT_EQ(test.set_velocity(wave), 0);
+    test.scalar_configs[0].sources = {puff};
+    OwnedVec scalar_before, velocity_before;
+    ASSERT_EQ(snapshot(test.scalars[0].global(), &scalar_before), 0);
+    ASSERT_EQ(snapshot(test.velocity.global(), &velocity_before), 0);
+    ASSERT_EQ(apply_sources(test.scalar_configs[0], test.scalars[0], test.velocity, test.solids,
+                            dt, time),
+              0);
+    const bool acts = time == 1.25;
+    const Region moved = puff.when.place(puff.region, time);
+    long cells_inside = 0, faces_inside = 0;
+    const Grid& grid = test.grid;
+    expect_no_failures(
+        check_cells(grid, scalar_before, test.scalars[0].global(),
+                    [&](PetscInt i, PetscInt j, PetscInt k, double was, double now, Tally* tally) {
+                      const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j),
+                                           grid.cell_center(2, k)};
+                      double want = was;
+                      if (acts && !test.solids.solid(i, j, k) &&
+                          region_contains(moved, x, spec.dim)) {
+                        ++cells_inside;
+                        want = was + 0.5 * puff.value * dt;
+                      }
+                      expect_bits(tally, 0, i, j, k, now, want);
+                    }),
+        "scripted scalar source");
+    expect_no_failures(
+        check_faces(grid, velocity_before, test.velocity.global(),
+                    [&](int c, PetscInt i, PetscInt j, PetscInt k, double was, double now,
+                        Tally* tally) {
+                      const auto x = face_center(grid, c, i, j, k);
+                      double want = was;
+                      if (acts && !test.solids.fixed_face(c, i, j, k) &&
+                          region_contains(moved, x.data(), spec.dim)) {
+                        ++faces_inside;
+                        want = 0.5 * puff.velocity[c];
+                      }
+                      expect_bits(tally, c, i, j, k, now, want);
+                    }),
+        "scripted velocity source");
+    if (acts) {
+      EXPECT_GT(test::global_sum(cells_inside), 0);
+      EXPECT_GT(test::global_sum(faces_inside), 0);
+    }
+  }
+}
+
+TEST(Sources, ActOnlyWhileScriptedScaledAndMoved2D) { check_scripted_source(plane()); }
+TEST(Sources, ActOnlyWhileScriptedScaledAndMoved3D) { check_scripted_source(box()); }
+
+NoiseConfig noise_config() {
+  NoiseConfig noise;
+  noise.enabled = true;
+  noise.scalar = "density";
+  noise.amplitude = 3.0;
+  noise.scale = 0.3;
+  noise.period = 0.7;
+  noise.seed = 12345;
+  return noise;
+}
+
+/// The noise on every free face is amplitude * (mean of the face's two cells of the scalar) *
+/// n_c(x, t), with n_c as DensityNoise::noise() computes it from the hashes, to the bit; a face
+/// between two cells without density keeps its bits.
+void check_density_noise(const CaseSpec& spec) {
+  Case test;
+  ASSERT_EQ(test.setup(PETSC_COMM_WORLD, spec, {"temperature", "density"}), 0);
+  ASSERT_EQ(test.set_velocity(wave), 0);
+  // Density in the lower left only: the rest of the domain has none.
+  ASSERT_EQ(test.set_scalar(1,
+                            [](PetscInt, PetscInt, PetscInt, const double* x) {
+                              return std::max(0.0, 0.8 - x[0] - x[1]);
+                            }),
+            0);
+  ForcesConfig config;
+  config.noise = noise_config();
+  DensityNoise reference;
+  ASSERT_EQ(reference.setup(test.grid, config.noise, test.scalar_configs), 0);
+  const double dt = 0.125, time = 1.9;
+  Forces forces;
+  ASSERT_EQ(forces.setup(test.grid, config, test.solids, test.scalar_configs), 0);
+  ASSERT_EQ(test.fill_ghosts(), 0);
+  OwnedVec before;
+  ASSERT_EQ(snapshot(test.velocity.global(), &before), 0);
+  ASSERT_EQ(forces.apply(test.velocity, test.scalars, dt, time), 0);
+  const Field& density = test.scalars[1];
+  const PetscScalar* d_data;
+  ArrayView d;
+  ASSERT_EQ(VecGetArrayRead(density.local(), &d_data), 0);
+  ASSERT_EQ(test.grid.local_view(density.dm(), const_cast<PetscScalar*>(d_data), &d), 0);
+  long pushed = 0, still = 0;
+  expect_no_failures(
+      check_faces(test.grid, before, test.velocity.global(),
+                  [&](int c, PetscInt i, PetscInt j, PetscInt k, double was, double now,
+                      Tally* tally) {
+                    double want = was;
+                    if (!test.solids.fixed_face(c, i, j, k)) {
+                      const double amount =
+                          0.5 * (d(i - (c == 0), j - (c == 1), k - (c == 2)) + d(i, j, k));
+                      const auto x = face_center(test.grid, c, i, j, k);
+                      const double n = reference.noise(c, x.data(), time);
+                      if (std::abs(n) > 1.0) tally->fail("noise outside [-1, 1]");
+                      if (amount == 0.0) {
+                        ++still;
+                      } else {
+                        ++pushed;
+                        want = plus(was, dt * (config.noise.amplitude * amount * n));
+                      }
+                    }
+                    expect_bits(tally, c, i, j, k, now, want);
+                  }),
+      "density noise");
+  ASSERT_EQ(VecRestoreArrayRead(density.local(), &d_data), 0);
+  EXPECT_GT(test::global_sum(pushed), 0);
+  EXPECT_GT(test::global_sum(still), 0);
+}
+
+TEST(DensityNoise, IsAmplitudeTimesDensityTimesTheNoiseField2D) { check_density_noise(plane()); }
+TEST(DensityNoise, IsAmplitudeTimesDensityTimesTheNoiseField3D) { check_density_noise(box()); }
+
+/// The noise field itself: in [-1, 1], mean near 0 and a spread near that of value noise over
+/// many lattice cells, continuous in time and space (a change of 1e-6 of the lattice spacing moves
+/// it by at most ~1e-6 times the fade's slope), the same for a given seed and different for
+/// another. Deterministic: fixed points, fixed seeds.
+TEST(DensityNoise, IsASmoothZeroMeanFieldSetByItsSeed) {
+  Case test;
+  ASSERT_EQ(test.setup(PETSC_COMM_SELF, box(), {"density"}), 0);
+  const NoiseConfig config = noise_config();
+  DensityNoise noise, same, other;
+  ASSERT_EQ(noise.setup(test.grid, config, test.scalar_configs), 0);
+  ASSERT_EQ(same.setup(test.grid, config, test.scalar_configs), 0);
+  NoiseConfig reseeded = config;
+  reseeded.seed = 54321;
+  ASSERT_EQ(other.setup(test.grid, reseeded, test.scalar_configs), 0);
+  double sum = 0.0, squares = 0.0, largest_jump = 0.0;
+  long differ = 0, samples = 0;
+  for (int a = 0; a < 40; ++a)
+    for (int b = 0; b < 40; ++b)
+      for (int c = 0; c < 3; ++c) {
+        // Points scattered over 40 x 40 lattice cells, at irrational fractions of a cell.
+        const double x[3] = {0.3 * (a + 0.41421356), 0.3 * (b + 0.73205081), 0.3 * (a - b) * 0.5};
+        const double t = 0.7 * (0.1 * a + 0.2360679);
+        const double n = noise.noise(c, x, t);
+        ASSERT_LE(std::abs(n), 1.0);
+        sum += n;
+        squares += n * n;
+        ++samples;
+        EXPECT_EQ(n, same.noise(c, x, t));
+        if (n != other.noise(c, x, t)) ++differ;
+        const double dx[3] = {x[0] + 0.3e-6, x[1], x[2]};
+        largest_jump = std::max({largest_jump, std::abs(noise.noise(c, x, t + 0.7e-6) - n),
+                                 std::abs(noise.noise(c, dx, t) - n)});
+      }
+  const double mean = sum / samples, spread = std::sqrt(squares / samples - mean * mean);
+  EXPECT_LT(std::abs(mean), 0.03) << "over " << samples << " samples";
+  // Uniform draws on [-1, 1] have a spread of 1/sqrt(3) = 0.577; blending neighbours narrows it.
+  EXPECT_GT(spread, 0.2);
+  EXPECT_LT(spread, 0.577);
+  // The fade's slope is at most 1.5 per lattice unit, the draws differ by at most 2: 3 per unit,
+  // for each of the four coordinates at once at worst.
+  EXPECT_LT(largest_jump, 4.0 * 3.0 * 1e-6);
+  EXPECT_GT(differ, samples * 9 / 10);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Decomposition invariance
 
-/// Every force at once, with non-uniform scalars and a velocity that has vorticity in every
-/// component, followed by the sources and dissipation.
+/// Every force at once (noise and a scripted force region among them), with non-uniform scalars
+/// and a velocity that has vorticity in every component, followed by the sources (one scripted)
+/// and dissipation, at a time inside the scripts' keyframes.
 PetscErrorCode run_everything(Case& test, MPI_Comm comm, const CaseSpec& spec,
                               std::array<PetscInt, 3> processes) {
   PetscFunctionBeginUser;
@@ -1014,8 +1288,11 @@ PetscErrorCode run_everything(Case& test, MPI_Comm comm, const CaseSpec& spec,
   push.region.lower = {0.5, 0.1, 0.1};
   push.region.upper = {1.2, 0.6, 0.6};
   push.acceleration = {0.7, 0.3, -0.4};
-  config.regions = {push};
-  const double dt = 0.05;
+  ForceRegion scripted_push = push;
+  scripted_push.when = scripted();
+  config.regions = {push, scripted_push};
+  config.noise = noise_config();
+  const double dt = 0.05, time = 1.3;
 
   ScalarSource source;
   source.region.shape = Region::Shape::Box;
@@ -1025,12 +1302,17 @@ PetscErrorCode run_everything(Case& test, MPI_Comm comm, const CaseSpec& spec,
   source.value = 1.25;
   source.has_velocity = true;
   source.velocity = {0.0, 0.6, 0.1};
-  test.scalar_configs[0].sources = {source};
+  ScalarSource scripted_source = source;
+  scripted_source.region.lower = {0.6, 0.5, 0.1};
+  scripted_source.region.upper = {1.0, 0.9, 0.5};
+  scripted_source.when = scripted();
+  test.scalar_configs[0].sources = {source, scripted_source};
 
   Forces forces;
   PetscCall(forces.setup(test.grid, config, test.solids, test.scalar_configs));
-  PetscCall(apply_sources(test.scalar_configs[0], test.scalars[0], test.velocity, test.solids, dt));
-  PetscCall(forces.apply(test.velocity, test.scalars, dt));
+  PetscCall(apply_sources(test.scalar_configs[0], test.scalars[0], test.velocity, test.solids, dt,
+                          time));
+  PetscCall(forces.apply(test.velocity, test.scalars, dt, time));
   PetscCall(dissipate(test.scalars[1], 0.7, dt));
   PetscFunctionReturn(0);
 }
