@@ -71,6 +71,8 @@ struct KrylovProjection::Impl {
   OwnedNullSpace null_space;
   OwnedVec pressure;
   OwnedVec rhs;
+  // The divergence the velocity is to have (set_divergence_source), the caller's; null: none.
+  Vec source = nullptr;
   int assembled_version = -1;
   double last_dt = 0.0;  // time step of the last solve, to rescale its pressure as a guess
   // The job's divergence target (pressure.max_divergence; 0: the KSP's rtol/atol rule) and the
@@ -356,9 +358,10 @@ PetscErrorCode KrylovProjection::Impl::attach_null_space(PetscInt dirichlet_face
   PetscFunctionReturn(0);
 }
 
-// b = -div u* / dt on coupled cells. `flux_scale` receives the same norm taken over the face
-// terms without their cancellation, || sum_c (|u_c(i + e_c)| + |u_c(i)|) / (h_c dt) ||_2: the
-// size b would have if nothing cancelled, against which "already divergence-free" is judged.
+// b = (D - div u*) / dt on coupled cells, D the divergence source (0 without one). `flux_scale`
+// receives the same norm taken over the terms without their cancellation,
+// || (|D| + sum_c (|u_c(i + e_c)| + |u_c(i)|) / h_c) / dt ||_2: the size b would have if nothing
+// cancelled, against which "already divergence-free" is judged.
 PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
                                                    double* flux_scale) {
   PetscFunctionBeginUser;
@@ -376,6 +379,12 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
   PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
   PetscCall(VecGetArray(rhs, &b_data));
   PetscCall(g.global_view(dm, b_data, &b));
+  const PetscScalar* d_data = nullptr;
+  ArrayView d;
+  if (source) {
+    PetscCall(VecGetArrayRead(source, &d_data));
+    PetscCall(g.global_view(g.cell_dm(), const_cast<PetscScalar*>(d_data), &d));
+  }
   double local_scale = 0.0;
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!coupled(i, j, k)) {
@@ -383,11 +392,14 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
       return;
     }
     b(i, j, k) = -open_divergence(u, *solids, inv_h, g.dim(), i, j, k) * inv_dt;
+    if (d_data) b(i, j, k) += d(i, j, k) * inv_dt;
     double flux = (std::abs(u(i + 1, j, k, 0)) + std::abs(u(i, j, k, 0))) * inv_h[0] +
                   (std::abs(u(i, j + 1, k, 1)) + std::abs(u(i, j, k, 1))) * inv_h[1];
     if (g.dim() == 3) flux += (std::abs(u(i, j, k + 1, 2)) + std::abs(u(i, j, k, 2))) * inv_h[2];
+    if (d_data) flux += std::abs(d(i, j, k));
     local_scale += flux * flux * inv_dt * inv_dt;
   });
+  if (d_data) PetscCall(VecRestoreArrayRead(source, &d_data));
   PetscCall(VecRestoreArray(rhs, &b_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscCallMPI(MPI_Allreduce(&local_scale, flux_scale, 1, MPI_DOUBLE, MPI_SUM, g.comm()));
@@ -450,6 +462,12 @@ PetscErrorCode KrylovProjection::setup(const Grid& grid, const SolidMask& solids
                                        const SolverConfig& config) {
   PetscFunctionBeginUser;
   PetscCall(impl_->setup(grid, solids, config));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KrylovProjection::set_divergence_source(Vec source) {
+  PetscFunctionBeginUser;
+  impl_->source = source;
   PetscFunctionReturn(0);
 }
 
@@ -547,7 +565,7 @@ PetscErrorCode KrylovProjection::project(Field& velocity, double dt, ProjectionS
   if (stats) {
     stats->iterations = iterations;
     stats->residual_norm = residual;
-    PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence));
+    PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, nullptr, s.source));
   }
   PetscFunctionReturn(0);
 }

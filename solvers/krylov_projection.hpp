@@ -21,6 +21,7 @@ public:
   PetscErrorCode project(Field& velocity, double dt, ProjectionStats* stats) override;
   PetscErrorCode subtract_pressure_gradient(Field& velocity, double dt) override;
   PetscErrorCode project_increment(Field& velocity, double dt, ProjectionStats* stats) override;
+  PetscErrorCode set_divergence_source(Vec source) override;
   Vec pressure() const override;
   double last_dt() const override;
   void set_last_dt(double dt) override;

@@ -31,7 +31,7 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
 
 
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
-                              const ArrayView* level_set) {
+                              const ArrayView* level_set, Vec source) {
   PetscFunctionBeginUser;
   const Grid& grid = velocity.grid();
   PetscCheck(velocity.dm() == grid.face_dm() && velocity.components() == grid.dim(),
@@ -43,12 +43,20 @@ PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* 
   ArrayView u;
   PetscCall(VecGetArrayRead(velocity.local(), &data));
   PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  const PetscScalar* d_data = nullptr;
+  ArrayView d;
+  if (source) {
+    PetscCall(VecGetArrayRead(source, &d_data));
+    PetscCall(grid.global_view(grid.cell_dm(), const_cast<PetscScalar*>(d_data), &d));
+  }
   double local_max = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (level_set ? !solids.liquid(*level_set, i, j, k) : solids.solid(i, j, k)) return;
-    local_max =
-        std::max(local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k)));
+    const double target = d_data ? d(i, j, k) : 0.0;
+    local_max = std::max(
+        local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k) - target));
   });
+  if (d_data) PetscCall(VecRestoreArrayRead(source, &d_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   PetscCallMPI(MPI_Allreduce(&local_max, result, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));
   PetscFunctionReturn(0);

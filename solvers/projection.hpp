@@ -48,6 +48,17 @@ public:
   virtual void set_last_dt(double dt) = 0;
   /// The time the next projection is at (what varies with it: the air's pressure on a liquid).
   virtual void set_time(double) {}
+  /// The divergence the projected velocity is to have in each cell, instead of 0: a source of
+  /// volume such as a fire's expanding gas (fire.hpp). A global vector of the cell DM that the
+  /// caller keeps and fills before each projection; null: none. The net source must be able to
+  /// leave the domain (an outflow face): otherwise only its part with zero mean is made.
+  /// Collective. A strategy that cannot take one refuses it.
+  virtual PetscErrorCode set_divergence_source(Vec source) {
+    PetscFunctionBeginUser;
+    PetscCheck(!source, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "this pressure projection takes no divergence source");
+    PetscFunctionReturn(0);
+  }
 };
 
 /// The projection strategy for the job: the Krylov one, or with a liquid's level set the
@@ -87,9 +98,11 @@ inline double open_divergence(const ArrayView& u, const SolidMask& solids,
   return div;
 }
 
-/// max over fluid cells of |div u| (open_divergence(): through the open part of cut faces), from the global vector of `velocity` (the upper faces of a
-/// rank's last cells come from the halo, so this fills the velocity's ghosts). Collective.
+/// max over fluid cells of |div u - D| (open_divergence(): through the open part of cut faces;
+/// D the divergence `source` of the cell DM, 0 without one), from the global vector of
+/// `velocity` (the upper faces of a rank's last cells come from the halo, so this fills the
+/// velocity's ghosts). Collective.
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
-                              const ArrayView* level_set = nullptr);
+                              const ArrayView* level_set = nullptr, Vec source = nullptr);
 
 }  // namespace sf

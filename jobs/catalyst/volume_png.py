@@ -20,6 +20,12 @@
 #                       an image grows with it (plume, 64 x 128 x 64, 600 x 800, llvmpipe on one
 #                       thread: 0.2 renders in 27 s with the frame read, 0.6 in 64 s and looks
 #                       the same, no shadows in 21 s)
+#   --colors NAME       smoke (default: white cooling to orange when hot) or blackbody: the
+#                       colour of a glowing body at the --color-by temperature (ParaView's
+#                       "Black-Body Radiation" map over --color-range: black, red, orange,
+#                       yellow, white), unshaded, since a flame gives light rather than taking
+#                       it; cold soot is then dark smoke
+#   --background R G B  background colour, 0 to 1 each (default: 0.13 0.14 0.17)
 #   --size W H          image size in pixels (default: 800 800)
 #   --prefix NAME       file name prefix (default: volume_<field>)
 # Open it in the ParaView GUI to change it; "File > Save Catalyst State" writes it back.
@@ -39,6 +45,8 @@ parser.add_argument("--color-range", dest="color_range", nargs=2, type=float, de
 parser.add_argument("--opacity", type=float, default=20.0)
 parser.add_argument("--shadows", type=float, default=1.0)
 parser.add_argument("--shadow-reach", dest="shadow_reach", type=float, default=0.2)
+parser.add_argument("--colors", choices=["smoke", "blackbody"], default="smoke")
+parser.add_argument("--background", nargs=3, type=float, default=[0.13, 0.14, 0.17])
 parser.add_argument("--size", nargs=2, type=int, default=[800, 800])
 parser.add_argument("--prefix", default=None)
 settings, _ = parser.parse_known_args(job_args)
@@ -53,7 +61,7 @@ size = max(bounds[2 * a + 1] - bounds[2 * a] for a in range(3))
 
 view = CreateView("RenderView")
 view.ViewSize = settings.size
-view.Background = [0.13, 0.14, 0.17]  # dark, so that lit smoke and its shadows both read
+view.Background = settings.background  # dark by default: lit smoke and its shadows both read
 view.UseColorPaletteForBackground = 0
 view.OrientationAxesVisibility = 0
 # Light from the upper left and in front, so that the shadows fall down and to the right.
@@ -74,16 +82,23 @@ smoke.MapScalars = 1
 # "separate array for opacity".
 smoke.UseSeparateOpacityArray = 1 if color_by != settings.field else 0
 smoke.OpacityArrayName = ["POINTS", settings.field]
-smoke.Shade = 1
+glowing = settings.colors == "blackbody"
+smoke.Shade = 0 if glowing else 1
 smoke.GlobalIlluminationReach = settings.shadow_reach
-smoke.VolumetricScatteringBlending = settings.shadows
+smoke.VolumetricScatteringBlending = 0.0 if glowing else settings.shadows
 lut = GetColorTransferFunction(color_by)
-# Cool smoke white, hot smoke orange: what the eye expects of a plume from a fire.
-lut.RGBPoints = [settings.color_range[0], 0.95, 0.95, 0.95,
-                 settings.color_range[0] + 0.3 * (settings.color_range[1] - settings.color_range[0]),
-                 0.95, 0.75, 0.45,
-                 settings.color_range[1], 0.9, 0.3, 0.05]
-lut.ColorSpace = "RGB"
+if glowing:
+    # Flame colour from temperature: the blackbody sequence over the temperature range.
+    lut.ApplyPreset("Black-Body Radiation", True)
+    lut.RescaleTransferFunction(settings.color_range[0], settings.color_range[1])
+else:
+    # Cool smoke white, hot smoke orange: what the eye expects of a plume from a fire.
+    lut.RGBPoints = [settings.color_range[0], 0.95, 0.95, 0.95,
+                     settings.color_range[0] +
+                     0.3 * (settings.color_range[1] - settings.color_range[0]),
+                     0.95, 0.75, 0.45,
+                     settings.color_range[1], 0.9, 0.3, 0.05]
+    lut.ColorSpace = "RGB"
 lut.AutomaticRescaleRangeMode = "Never"
 opacity = GetOpacityTransferFunction(settings.field if smoke.UseSeparateOpacityArray else color_by)
 low, high = settings.range

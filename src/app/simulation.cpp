@@ -44,6 +44,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(set_initial_scalar(job.scalars[s], scalars_[s]));
     PetscCall(solids_.hold_scalar_values(scalars_[s]));
   }
+  // Texture coordinates start where each cell is (a restart reads them back instead).
+  PetscCall(texture_.setup(grid_, job));
+  PetscCall(texture_.reset_all(scalars_));
   double initial_volume = 0.0;
   if (job.liquid.enabled) {
     // The union's distance is exact but inside overlapping regions: one reinitialisation makes
@@ -81,6 +84,9 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                             job.liquid.enabled ? &scalars_.back() : nullptr,
                             job.liquid.air_pressure, &bodies_,
                             job.liquid.surface != LiquidConfig::Surface::HeightField));
+  PetscCall(fire_.setup(grid_, solids_, job.fire, job.scalars));
+  if (fire_.divergence_source())
+    PetscCall(projection_->set_divergence_source(fire_.divergence_source()));
   PetscCall(writer_.setup(grid_, solids_, job, job.name));
   PetscCall(checkpointer_.setup(grid_, job));
   PetscCall(diagnostics_.setup(grid_, solids_, job, &level_set_, initial_volume));
@@ -257,7 +263,9 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 // "diffuse" and get their new velocity from "project". A height field (height_field.hpp) keeps
 // the level set through the advection and skips "reinitialise"; "height field" moves it after
 // "extend velocity". Spray and foam (spray.hpp) move in "spray", after that.
-// Fire will add "react".
+// Fire (fire.hpp) adds "burn" after "forces": the fuel there burns into heat and soot, and the
+// gas it burns expands in this step's projection. Texture coordinates (texture.hpp) are scalars
+// the advection carries; "texture" at the end resets the sets whose time has come.
 void Simulation::build_step() {
   const JobConfig& job = *job_;
   using Run = std::function<PetscErrorCode(double dt, StepReport* report)>;
@@ -305,6 +313,11 @@ void Simulation::build_step() {
       report->diffusion_iterations += iterations;
     }
     PetscFunctionReturn(0);
+  };
+  const Run burn = [this](double dt, StepReport*) { return fire_.burn(scalars_, dt); };
+  // Texture coordinates due for a reset get it once the step has moved them (texture.hpp).
+  const Run reset_textures = [this](double dt, StepReport*) {
+    return texture_.reset_due(scalars_, time_, step_end(dt));
   };
   const bool incremental = job.time.scheme == TimeScheme::BDF2;
   const Run project = [this, incremental](double dt, StepReport* report) {
@@ -455,11 +468,13 @@ void Simulation::build_step() {
     if (height_field) stages_.push_back({"height field", Stage::Surface, move_surface});
     if (spray_.enabled()) stages_.push_back({"spray", Stage::Surface, spray});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
+    if (texture_.enabled()) stages_.push_back({"texture", std::nullopt, reset_textures});
     return;
   }
   if (job.time.scheme == TimeScheme::Stam) {
     if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"forces", Stage::Forces, forces});
+    if (fire_.enabled()) stages_.push_back({"burn", Stage::Forces, burn});
     // A force or source large enough to overflow makes the velocity infinite here, and
     // advection would then trace departure points to nowhere; stop with the field and the cell
     // instead. One read of the state, small beside advection, which reads each value many times.
@@ -468,13 +483,14 @@ void Simulation::build_step() {
                                             dt);
                        }});
     // The forces changed the velocity only: the scalars' ghosts are those the forces stage
-    // exchanged after the sources, still current.
-    stages_.push_back({"advect", Stage::Advect, stam_advect(false)});
+    // exchanged after the sources, still current, unless a fire burnt them since.
+    stages_.push_back({"advect", Stage::Advect, stam_advect(fire_.enabled())});
     if (solids_.moving())
       stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"dissipate", std::nullopt, dissipate_scalars});
+    if (texture_.enabled()) stages_.push_back({"texture", std::nullopt, reset_textures});
     return;
   }
   // BDF2: the stages after advection take implicit_dt_, whatever the step's dt.
@@ -491,12 +507,14 @@ void Simulation::build_step() {
                        PetscFunctionReturn(0);
                      }});
   stages_.push_back({"forces", Stage::Forces, implicit(forces)});
+  if (fire_.enabled()) stages_.push_back({"burn", Stage::Forces, implicit(burn)});
   stages_.push_back({"pressure gradient", Stage::Project, implicit([this](double dt, StepReport*) {
                        return projection_->subtract_pressure_gradient(velocity_, dt);
                      })});
   stages_.push_back({"diffuse", Stage::Diffuse, implicit(diffuse)});
   stages_.push_back({"project", Stage::Project, implicit(project)});
   stages_.push_back({"dissipate", std::nullopt, implicit(dissipate_scalars)});
+  if (texture_.enabled()) stages_.push_back({"texture", std::nullopt, reset_textures});
 }
 
 PetscErrorCode Simulation::step(double dt, StepReport* report, std::optional<double> lands_on) {

@@ -16,6 +16,8 @@
 #include "level_set.hpp"
 #include "particle_level_set.hpp"
 #include "spray.hpp"
+#include "fire.hpp"
+#include "texture.hpp"
 #include "height_field.hpp"
 #include "velocity_extension.hpp"
 #include "diffusion.hpp"
@@ -154,6 +156,8 @@ private:
   ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
   VelocityExtension extension_;  // with a liquid: its velocity carried into the air
   Spray spray_;                  // with a liquid's spray: spray and foam particles
+  Fire fire_;                    // the job's fire: fuel burning into heat and soot
+  TextureCoordinates texture_;   // resets the job's texture coordinates
   HeightField height_field_;     // with liquid.surface: height_field
   Forces forces_;
   Steering steering_;  // forces and sources a user adds while the run goes on

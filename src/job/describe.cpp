@@ -126,6 +126,14 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     regions += format(r.region, dim) + " " + format(r.acceleration, dim) + format(r.when, dim) +
                "; ";
   add("forces.regions", regions);
+  if (job.fire.enabled) {
+    const FireConfig& fire = job.fire;
+    add("fire", fire.fuel + " " + fire.temperature + " " + fire.soot + " rate " +
+                    format(fire.burn_rate) + " ignition " + format(fire.ignition_temperature) +
+                    " heat " + format(fire.heat) + " soot " + format(fire.soot_yield) +
+                    " expansion " + format(fire.expansion));
+  }
+  if (job.texture.enabled) add("texture.period", format(job.texture.period));
   // Only a job with noise has the line: a checkpoint from before it existed still matches.
   if (f.noise.enabled)
     add("forces.noise", f.noise.scalar + " " + format(f.noise.amplitude) + " scale " +

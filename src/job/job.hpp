@@ -8,6 +8,7 @@
 #include <petscsys.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -230,6 +231,52 @@ struct ForcesConfig {
 };
 
 
+/// Fire (Stam's smoke and fire; Nguyen, Fedkiw & Jensen 2002 for the expansion): a fuel scalar
+/// that burns where the temperature has reached `ignition_temperature`, at a rate:
+///   dF/dt = -burn_rate F,  so a step burns  b = F (1 - exp(-burn_rate dt))  exactly,
+/// and each unit of fuel burnt gives `heat` units of temperature and `soot_yield` units of soot.
+/// The temperature drives buoyancy (forces.buoyancy) and fades with its dissipation. With
+/// `expansion` > 0 the burnt gas takes more room: the projection makes div u = expansion b / dt in
+/// the cell instead of 0 (a source of volume at the flame front), which needs an outflow face.
+struct FireConfig {
+  bool enabled = false;
+  std::string fuel = "fuel";
+  std::string temperature = "temperature";
+  std::string soot;                   // empty: burning leaves no soot
+  double burn_rate = 0.0;             // > 0, per unit time
+  double ignition_temperature = 0.0;  // fuel burns where temperature >= this
+  double heat = 0.0;                  // temperature per unit of fuel burnt, >= 0
+  double soot_yield = 0.0;            // soot per unit of fuel burnt, >= 0
+  double expansion = 0.0;             // volume per unit of fuel burnt, >= 0
+};
+
+/// Texture-coordinate advection (Stam 1999 §4; Stam 2003): texture coordinates carried by the
+/// flow like the scalars, without diffusion or sources, so that an image or a 3D noise texture
+/// mapped through them onto the smoke moves with it. They start at (x - origin) / size, from 0
+/// to 1 across the domain. Two sets, a and b, are reset to that start every `period`, half a
+/// period apart, and a renderer blends them with texture_weight(): a set's weight falls to 0 as
+/// it is reset, so the texture never stretches without bound and never jumps. The parser adds
+/// the coordinates to the job's scalars as texture_a_x, texture_a_y (, texture_a_z) and the
+/// same for b, so they are advected, written, checkpointed and shown like any scalar.
+struct TextureConfig {
+  bool enabled = false;
+  double period = 0.0;  // > 0: the time between two resets of one set
+};
+
+/// The name of texture coordinate `axis` (0, 1, 2) of set `set` (0: a, 1: b).
+inline std::string texture_coordinate_name(int set, int axis) {
+  return std::string("texture_") + (set == 0 ? "a" : "b") + "_" + "xyz"[axis];
+}
+
+/// The weight of set `set` at `time`: 1 - |2 f - 1| with f the fraction of its period since its
+/// last reset (set a is reset at multiples of the period, set b half a period later); 0 at a
+/// set's reset, 1 half a period on, and the two weights add up to 1.
+inline double texture_weight(int set, double time, double period) {
+  const double phase = time / period + (set == 0 ? 0.0 : 0.5);
+  const double f = phase - std::floor(phase);
+  return 1.0 - std::abs(2.0 * f - 1.0);
+}
+
 /// When and where checkpoints are written (io/checkpoint.hpp). A checkpoint is due when any
 /// enabled criterion is met; 0 disables a criterion, and all three at 0 disable checkpoints
 /// (a scheduler signal still writes one).
@@ -384,6 +431,8 @@ struct JobConfig {
   ForcesConfig forces;
   std::vector<ObstacleConfig> obstacles;
   LiquidConfig liquid;
+  FireConfig fire;
+  TextureConfig texture;
   SolverConfig pressure;  // rtol 1e-8 by default
   SolverConfig diffusion{1e-10, 1e-14, 500};
   TimeConfig time;

@@ -47,15 +47,18 @@ const std::vector<std::string>& JobParser::time_profile_keys() {
   return keys;
 }
 
+void JobParser::read_active_span(const MapReader& map, double* start, double* end) const {
+  if (const auto given = map.find("start")) *start = read_number(*given);
+  if (const auto given = map.find("end")) {
+    *end = read_number(*given);
+    if (!(*end > *start))
+      fail(*given, "must be after start (" + format_number(*start) + "), " + describe(given->node));
+  }
+}
+
 TimeProfile JobParser::parse_time_profile(const MapReader& map, int dim) const {
   TimeProfile when;
-  if (const auto start = map.find("start")) when.start = read_number(*start);
-  if (const auto end = map.find("end")) {
-    when.end = read_number(*end);
-    if (!(when.end > when.start))
-      fail(*end, "must be after start (" + format_number(when.start) + "), " +
-                     describe(end->node));
-  }
+  read_active_span(map, &when.start, &when.end);
   const auto keyframes = map.find("keyframes");
   if (!keyframes) return when;
   for (const Field& item : list_items(keyframes, "keyframes")) {

@@ -102,13 +102,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
       const MapReader reader = region_reader(item, own);
       LiquidConfig::Flow flow;
       flow.region = parse_region(reader, dim, own);
-      if (const auto start = reader.find("start")) flow.start = read_number(*start);
-      if (const auto end = reader.find("end")) {
-        flow.end = read_number(*end);
-        if (!(flow.end > flow.start))
-          fail(*end, "must be after start (" + std::to_string(flow.start) + "), " +
-                         describe(end->node));
-      }
+      read_active_span(reader, &flow.start, &flow.end);
       if (with_velocity) {
         if (const auto velocity = reader.find("velocity")) {
           flow.velocity = read_vector(*velocity, dim);
@@ -129,13 +123,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
       patch.region = parse_region(reader, dim, own);
       patch.pressure = read_number(reader.require("pressure"));
       if (const auto velocity = reader.find("velocity")) patch.velocity = read_vector(*velocity, dim);
-      if (const auto start = reader.find("start")) patch.start = read_number(*start);
-      if (const auto end = reader.find("end")) {
-        patch.end = read_number(*end);
-        if (!(patch.end > patch.start))
-          fail(*end, "must be after start (" + format_number(patch.start) + "), " +
-                         describe(end->node));
-      }
+      read_active_span(reader, &patch.start, &patch.end);
       liquid.air_pressure.push_back(patch);
     }
   }

@@ -370,6 +370,9 @@ private:
   ForceRegion parse_force_region(const Field& item, int dim) const;
   /// The keys a TimeProfile is read from, which an item lists among its own.
   static const std::vector<std::string>& time_profile_keys();
+  /// `start` and `end` (both optional; end > start) into *start and *end: when a source, a
+  /// sink, a force region or a patch of air pressure acts.
+  void read_active_span(const MapReader& map, double* start, double* end) const;
   /// The `start`, `end` and `keyframes` of a source or force region (TimeProfile).
   TimeProfile parse_time_profile(const MapReader& map, int dim) const;
   /// forces.noise (NoiseConfig); the scalar it names must be declared.
@@ -403,6 +406,10 @@ private:
                           std::map<std::string, double>& gradients) const;
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
   FluidConfig parse_fluid(const std::optional<Field>& field) const;
+  /// The fire section; `job` is the job so far (scalars, boundary, liquid), which it must fit.
+  FireConfig parse_fire(const Field& field, const JobConfig& job) const;
+  /// The texture section; adds the texture coordinates to job.scalars.
+  TextureConfig parse_texture(const Field& field, JobConfig& job) const;
   AdvectionConfig parse_advection(const std::optional<Field>& field, const GridConfig& grid) const;
   ForcesConfig parse_forces(const std::optional<Field>& field, const GridConfig& grid,
                             const std::vector<ScalarConfig>& scalars) const;

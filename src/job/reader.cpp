@@ -281,7 +281,7 @@ JobConfig JobParser::parse(const std::string& text) const {
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
                        "forces", "obstacles", "liquid", "time", "pressure", "diffusion", "output",
                        "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options",
-                       "steering"});
+                       "steering", "fire", "texture"});
 
   JobConfig job;
   job.source = source_;
@@ -322,6 +322,8 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
+  if (const auto fire = top.find("fire")) job.fire = parse_fire(*fire, job);
+  if (const auto texture = top.find("texture")) job.texture = parse_texture(*texture, job);
   // A height field (height_field.hpp) stands on the floor with y up, and holds still while no
   // obstacle moves the water it displaces.
   if (job.liquid.surface == LiquidConfig::Surface::HeightField) {

@@ -99,7 +99,7 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "gird: {}\n",
          {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
           "scalars, fluid, advection, forces, obstacles, liquid, time, pressure, diffusion, "
-          "output, checkpoint, debug, catalyst, diagnostics, petsc_options, steering)"}},
+          "output, checkpoint, debug, catalyst, diagnostics, petsc_options, steering, fire, texture)"}},
     }},
     {"UnknownNestedKey", {
         {"grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",
@@ -636,6 +636,38 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "scalars:\n  density: {}\nforces:\n  noise: {amplitude: -1, scale: 1, "
          "period: 1}\n",
          {"job.yaml:9: forces.noise.amplitude: must be >= 0"}},
+    }},
+
+    {"FireWithoutItsScalarsOrAWayOut", {
+        {kHead + "fire: {burn_rate: 1}\n",
+         {"job.yaml:6: fire: the fire's fuel is the scalar 'fuel' (the default of fire.fuel), "
+          "which is not declared (no scalars are declared)"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, soot: smoke}\n",
+         {"job.yaml:7: fire.soot: unknown scalar 'smoke' (declared scalars: fuel, temperature)"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, soot_yield: 1}\n",
+         {"job.yaml:7: fire.soot_yield: is not 0, so it needs a scalar for the soot"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, fuel: temperature}\n",
+         {"job.yaml:7: fire: fuel, temperature and soot must be three different scalars"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {heat: 1}\n",
+         {"job.yaml:7: fire.burn_rate: missing required key"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 0}\n",
+         {"job.yaml:7: fire.burn_rate: must be > 0"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, expansion: 0.5}\n",
+         {"job.yaml:7: fire.expansion: the expanding gas needs a way out: give one side an "
+          "outflow boundary"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, flame: 2}\n",
+         {"job.yaml:7: fire.flame: unknown key (expected one of: fuel, temperature, soot, "
+          "burn_rate, ignition_temperature, heat, soot_yield, expansion)"}},
+        {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1}\n"
+         "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n",
+         {"job.yaml:7: fire: fire burns in a gas: a job with a liquid cannot have one"}},
+    }},
+    {"TextureWithoutAPeriodOrWithATakenName", {
+        {kHead + "texture: {}\n", {"job.yaml:6: texture.period: missing required key"}},
+        {kHead + "texture: {period: -1}\n", {"job.yaml:6: texture.period: must be > 0"}},
+        {kHead + "scalars: {texture_b_y: {}}\ntexture: {period: 1}\n",
+         {"job.yaml:7: texture: the texture coordinates are the scalars texture_a_* and "
+          "texture_b_*, but the job declares a scalar 'texture_b_y' itself"}},
     }},
 
     // --- obstacles and regions

@@ -748,6 +748,48 @@ TEST(Config, ScriptedSourcesForcesAndNoise) {
   EXPECT_NE(differences.find("scalars.density.sources"), std::string::npos) << differences;
 }
 
+TEST(Config, FireAndTexture) {
+  const JobConfig job = sf::parse_job(
+      kHead +
+          "boundary: {y: {lower: no-slip, upper: outflow}}\n"
+          "scalars: {gas: {}, heat: {}, smoke: {}}\n"
+          "fire: {fuel: gas, temperature: heat, soot: smoke, burn_rate: 4, ignition_temperature: "
+          "0.3, heat: 2, soot_yield: 0.25, expansion: 0.5}\n"
+          "texture: {period: 1.5}\n",
+      "job.yaml");
+  EXPECT_TRUE(job.fire.enabled);
+  EXPECT_EQ(job.fire.fuel, "gas");
+  EXPECT_EQ(job.fire.temperature, "heat");
+  EXPECT_EQ(job.fire.soot, "smoke");
+  EXPECT_EQ(job.fire.burn_rate, 4.0);
+  EXPECT_EQ(job.fire.ignition_temperature, 0.3);
+  EXPECT_EQ(job.fire.heat, 2.0);
+  EXPECT_EQ(job.fire.soot_yield, 0.25);
+  EXPECT_EQ(job.fire.expansion, 0.5);
+  EXPECT_TRUE(job.texture.enabled);
+  EXPECT_EQ(job.texture.period, 1.5);
+  // The coordinates are scalars of the job, after the declared ones.
+  ASSERT_EQ(job.scalars.size(), 7u);
+  EXPECT_EQ(job.scalars[3].name, "texture_a_x");
+  EXPECT_EQ(job.scalars[4].name, "texture_a_y");
+  EXPECT_EQ(job.scalars[5].name, "texture_b_x");
+  EXPECT_EQ(job.scalars[6].name, "texture_b_y");
+  const JobConfig plain = sf::parse_job(
+      kHead + "boundary: {y: {lower: no-slip, upper: outflow}}\n"
+              "scalars: {gas: {}, heat: {}, smoke: {}}\n",
+      "job.yaml");
+  const std::string differences = sf::physics_differences(plain, job);
+  EXPECT_NE(differences.find("fire"), std::string::npos) << differences;
+  EXPECT_NE(differences.find("texture.period"), std::string::npos) << differences;
+  // The two sets' weights add up to 1; each is 0 when its set is reset.
+  for (double t : {0.0, 0.1, 0.75, 1.2, 1.5, 2.25, 7.0}) {
+    EXPECT_DOUBLE_EQ(sf::texture_weight(0, t, 1.5) + sf::texture_weight(1, t, 1.5), 1.0);
+  }
+  EXPECT_EQ(sf::texture_weight(0, 3.0, 1.5), 0.0);
+  EXPECT_EQ(sf::texture_weight(1, 2.25, 1.5), 0.0);
+  EXPECT_EQ(sf::texture_weight(0, 2.25, 1.5), 1.0);
+}
+
 TEST(ConfigError, BuoyancyWithZeroCoefficientIgnoresItsScalar) {
   const JobConfig job = sf::parse_job(
       kHead + "forces:\n  buoyancy: {density: soot, temperature: heat, alpha: 0, beta: 0.0}\n",

@@ -152,7 +152,7 @@ TEST(LoadJob, FileOfOneMebibyteOfUnknownKeysStopsAtTheFirst) {
   EXPECT_EQ(message, file.path() + ":1: k1000000: unknown key (expected one of: name, grid, "
                      "boundary, velocity, scalars, fluid, advection, forces, obstacles, "
                      "liquid, time, pressure, diffusion, output, checkpoint, debug, catalyst, "
-                     "diagnostics, petsc_options, steering)");
+                     "diagnostics, petsc_options, steering, fire, texture)");
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
   if (sf::test::comm_rank() == 0) {
     std::printf("a 1 MiB job of unknown keys was refused in %.3f s\n", seconds);
@@ -311,8 +311,9 @@ TEST(JobFiles, EveryExampleJobParses) {
   }
   // The examples the documentation refers to must all be there.
   for (const char* expected :
-       {"cavity_2d.yaml", "cylinder_2d.yaml", "plume_3d.yaml", "taylor_green_2d.yaml",
-        "taylor_green_3d.yaml", "vortex_2d.yaml", "vortex_3d.yaml",
+       {"cavity_2d.yaml", "cylinder_2d.yaml", "fire_3d.yaml", "plume_3d.yaml",
+        "scripted_smoke_2d.yaml", "taylor_green_2d.yaml", "taylor_green_3d.yaml",
+        "textured_smoke_2d.yaml", "vortex_2d.yaml", "vortex_3d.yaml",
         "validation/cavity_re1000_2d.yaml", "validation/cylinder_re100_2d.yaml",
         "validation/dfg_2d1_cylinder.yaml", "validation/heated_cavity_ra1e5_2d.yaml"}) {
     EXPECT_TRUE(std::find(names.begin(), names.end(), expected) != names.end())
