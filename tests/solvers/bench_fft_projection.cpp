@@ -13,7 +13,16 @@
 //
 // Usage: mpiexec -n 2 bench_fft_projection [-cases 3d128,3d256] [-pcs mg,pfmg] [-steps 5]
 //
-// Measured numbers: below main(), with the machine they came from.
+// Measured (README.md, "Periodic boxes: the FFT solvers"): a shared 2-core Debian 12 VM whose
+// cores were busy with two other builds (load average 6 to 11), Release build, -steps 5 at 128^3
+// and 3 at 256^3; medians, seconds per projection. Indicative only: on the loaded machine the
+// 2-rank runs came out slower than the 1-rank ones.
+//
+//   grid   ranks   fft     krylov-mg  (iterations)   fft setup   max|div u| fft / krylov
+//   128^3  1       0.083   1.17       12              0.09        2.8e-12 / 1.1e-6
+//   128^3  2       0.135   2.29       12              0.29        2.8e-12 / 1.1e-6
+//   256^3  1       0.535   13.0       13              2.0         1.7e-11 / 3.5e-6
+//   256^3  2       0.922   14.7       13              1.5         1.7e-11 / 3.5e-6
 #include <petscsys.h>
 
 #include <algorithm>
