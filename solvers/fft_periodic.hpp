@@ -13,9 +13,9 @@
 // velocity projected with this pressure is discretely divergence-free to rounding.
 //
 // Distribution. FFTW's MPI interface (fftw3-mpi) owns slabs of whole planes along the slowest
-// axis (z in 3D, y in 2D); the DMDA owns boxes. A PETSc VecScatter built once in setup() moves a
-// cell-layout global vector into a Vec wrapped around FFTW's slab buffer and back (SCATTER_REVERSE),
-// so the redistribution is PETSc's all-to-all, not one of our own. The forward real-to-complex
+// axis (z in 3D, y in 2D); the DMDA owns boxes. A PETSc VecScatter built once in setup() moves
+// a cell-layout global vector into a Vec wrapped around FFTW's slab buffer and back
+// (SCATTER_REVERSE), so the redistribution is PETSc's all-to-all, not one of our own. The forward real-to-complex
 // transform leaves its output transposed (FFTW_MPI_TRANSPOSED_OUT) and the inverse reads it that
 // way (FFTW_MPI_TRANSPOSED_IN): the multiplication by a diagonal symbol does not care about the
 // order of the modes, and each direction saves FFTW one global transpose.
