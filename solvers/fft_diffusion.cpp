@@ -6,6 +6,10 @@
 // solved there and put back, so one scatter to FFTW's slabs serves every field.
 #include "fft_diffusion.hpp"
 
+#include <cmath>
+
+#include "health.hpp"
+
 namespace sf {
 
 PetscErrorCode FftDiffusion::setup(const Grid& grid, const SolidMask& solids) {
@@ -26,6 +30,14 @@ PetscErrorCode FftDiffusion::diffuse(Field& field, double coefficient, double dt
   if (coefficient == 0.0) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
   const double alpha = coefficient * dt;
+  // A NaN or Inf would spread through the transform to every sample of the box; stop with the
+  // place it came from instead. The 2-norm, because a sum carries a NaN through the reduction
+  // over ranks, where the maximum of NORM_INFINITY may drop it.
+  PetscReal norm = 0.0;
+  PetscCall(VecNorm(field.global(), NORM_2, &norm));
+  if (!std::isfinite(static_cast<double>(norm)))
+    PetscCall(stop_non_finite_solve(grid, "diffusion solve", "has a right-hand side that is "
+                                    "not finite", field, nullptr));
   if (field.dm() == grid.cell_dm()) {
     PetscCheck(field.components() == 1, grid.comm(), PETSC_ERR_ARG_WRONG,
                "FFT diffusion of a cell field with %d components", field.components());

@@ -58,10 +58,11 @@ PetscErrorCode FftProjection::project(Field& velocity, double dt, ProjectionStat
   PetscCall(VecRestoreArray(pressure_, &b_data));
   PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   // A NaN or Inf would spread through the transform to every cell of the box; stop with the
-  // place it came from instead.
-  PetscReal largest = 0.0;
-  PetscCall(VecNorm(pressure_, NORM_INFINITY, &largest));
-  if (!std::isfinite(static_cast<double>(largest)))
+  // place it came from instead. The 2-norm, because a sum carries a NaN through the reduction
+  // over ranks, where the maximum of NORM_INFINITY may drop it (NaN > x is false).
+  PetscReal norm = 0.0;
+  PetscCall(VecNorm(pressure_, NORM_2, &norm));
+  if (!std::isfinite(static_cast<double>(norm)))
     PetscCall(stop_non_finite_solve(grid, "pressure solve",
                                     "has a right-hand side that is not finite", velocity,
                                     nullptr));

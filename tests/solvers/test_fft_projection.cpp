@@ -477,6 +477,33 @@ TEST(FftSolvers, FactoriesChooseThemAndRefuseWalls) {
   EXPECT_NE(message.find("periodic on every axis"), std::string::npos) << message;
 }
 
+// A NaN in the velocity would spread through the transform to every cell; the projection and
+// the diffusion stop instead with PETSC_ERR_FP naming the face it came from, on every rank.
+TEST(FftSolvers, NonFiniteVelocityStopsTheProjection) {
+  auto p = make_problem(PETSC_COMM_WORLD, cases()[2]);
+  set_noise(p->velocity, 8);
+  if (test::comm_rank() == test::comm_size() - 1) {
+    PetscScalar* data;
+    ASSERT_EQ(VecGetArray(p->velocity.global(), &data), 0);
+    data[1] = std::nan("");
+    ASSERT_EQ(VecRestoreArray(p->velocity.global(), &data), 0);
+  }
+  FftProjection projection;
+  ASSERT_EQ(projection.setup(p->grid, p->solids), 0);
+  std::string message;
+  EXPECT_EQ(test::catching_errors([&]() { return projection.project(p->velocity, 0.1, nullptr); },
+                                  &message),
+            PETSC_ERR_FP);
+  EXPECT_NE(message.find("NaN in velocity"), std::string::npos) << message;
+  FftDiffusion diffusion;
+  ASSERT_EQ(diffusion.setup(p->grid, p->solids), 0);
+  message.clear();
+  EXPECT_EQ(test::catching_errors(
+                [&]() { return diffusion.diffuse(p->velocity, 0.1, 0.1, nullptr); }, &message),
+            PETSC_ERR_FP);
+  EXPECT_NE(message.find("NaN in velocity"), std::string::npos) << message;
+}
+
 // Whole steps of the Taylor-Green vortex (advection, viscosity, projection) with both solves
 // by FFT against both by Krylov with rtol 1e-13. A Krylov solve leaves a relative residual of
 // 1e-13, which the pressure error can amplify by at most the condition number of -L on the
