@@ -3,11 +3,13 @@
 //
 // FFTW's order of the axes is the storage order read slowest first: (z, y, x) in 3D and (y, x)
 // in 2D, the real array of this rank being local_n0 whole planes of the slowest axis, each row of
-// x padded to 2 (n_x / 2 + 1) reals (FFTW's MPI real transforms are padded in and out of place).
-// The complex output is transposed: this rank holds local_n1 entries of the second axis, then all
-// n0 of the first, then (3D) the n_x / 2 + 1 modes of x.
+// x padded to 2 (n_x / 2 + 1) reals, the room the in-place real-to-complex transform needs for
+// its n_x / 2 + 1 complex modes. The complex output is transposed: this rank holds local_n1
+// entries of the complex array's second axis (y in 3D, the x modes in 2D), then all n0 of the
+// first, then (3D) the n_x / 2 + 1 modes of x.
 #include "fft_periodic.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sf {

@@ -14,15 +14,16 @@
 // Usage: mpiexec -n 2 bench_fft_projection [-cases 3d128,3d256] [-pcs mg,pfmg] [-steps 5]
 //
 // Measured (README.md, "Periodic boxes: the FFT solvers"): a shared 2-core Debian 12 VM whose
-// cores were busy with two other builds (load average 6 to 11), Release build, -steps 5 at 128^3
-// and 3 at 256^3; medians, seconds per projection. Indicative only: on the loaded machine the
-// 2-rank runs came out slower than the 1-rank ones.
+// cores were also building and testing two other branches, Release build, -steps 5 at 128^3
+// and 3 at 256^3, twice: run A at load average 6 to 11, run B at 3 to 4. Medians, seconds per
+// projection; indicative only, the 2-rank numbers especially.
 //
-//   grid   ranks   fft     krylov-mg  (iterations)   fft setup   max|div u| fft / krylov
-//   128^3  1       0.083   1.17       12              0.09        2.8e-12 / 1.1e-6
-//   128^3  2       0.135   2.29       12              0.29        2.8e-12 / 1.1e-6
-//   256^3  1       0.535   13.0       13              2.0         1.7e-11 / 3.5e-6
-//   256^3  2       0.922   14.7       13              1.5         1.7e-11 / 3.5e-6
+//   grid   ranks   fft A / B       krylov-mg A / B   iterations   fft setup A / B
+//   128^3  1       0.083 / 0.062   1.17 / 1.41       12           0.09 / 0.06
+//   128^3  2       0.135 / 0.081   2.29 / 1.49       12           0.29 / 0.16
+//   256^3  1       0.535 / 0.588   13.0 / 13.5       13           2.0 / 1.1
+//   256^3  2       0.922 / 0.273   14.7 / 10.9       13           1.5 / 0.5
+//   max|div u| left: fft 2.8e-12 (128^3), 1.7e-11 (256^3); krylov 1.1e-6, 3.5e-6.
 #include <petscsys.h>
 
 #include <algorithm>
