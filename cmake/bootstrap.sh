@@ -21,6 +21,8 @@ sf_packages=(
   libyaml-cpp-dev
   # Obstacles from triangle meshes (STL, OBJ, PLY and the other formats Open Asset Import reads).
   libassimp-dev
+  # FFTW's MPI transforms: the FFT projection and diffusion of periodic boxes.
+  libfftw3-mpi-dev
   libgtest-dev libgmock-dev
   python3-yaml python3-matplotlib python3-numpy python3-h5py
   # ParaView Catalyst (in-situ images, extracts, Live). python3-paraview is only "recommended"

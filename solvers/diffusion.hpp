@@ -28,7 +28,8 @@ public:
                                  PetscInt* iterations) = 0;
 };
 
-/// The diffusion strategy for the job (today the Krylov one). Collective.
+/// The diffusion strategy for the job: the Krylov one, or with diffusion.solver: fft on a
+/// periodic box the FFT one (fft_diffusion.hpp). Collective.
 PetscErrorCode make_diffusion(const Grid& grid, const SolidMask& solids, const SolverConfig& config,
                               std::unique_ptr<Diffusion>* diffusion);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fft_projection.hpp"
 #include "free_surface_projection.hpp"
 #include "krylov_projection.hpp"
 
@@ -21,6 +22,12 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
     PetscCall(free_surface->setup(grid, solids, config, *level_set, air, walls_may_open));
     PetscCall(free_surface->couple(bodies));
     *projection = std::move(free_surface);
+    PetscFunctionReturn(0);
+  }
+  if (config.method == SolverConfig::Method::Fft) {
+    auto fft = std::make_unique<FftProjection>();
+    PetscCall(fft->setup(grid, solids));
+    *projection = std::move(fft);
     PetscFunctionReturn(0);
   }
   auto krylov = std::make_unique<KrylovProjection>();

@@ -61,10 +61,10 @@ public:
   }
 };
 
-/// The projection strategy for the job: the Krylov one, or with a liquid's level set the
-/// free-surface one (free_surface_projection.hpp); an FFT projection for periodic boxes will be
-/// a new class and one entry here. Floating `bodies` (with a liquid only) are coupled into the
-/// free-surface one. Collective.
+/// The projection strategy for the job: the Krylov one, with a liquid's level set the
+/// free-surface one (free_surface_projection.hpp), or with pressure.solver: fft on a periodic
+/// box the FFT one (fft_projection.hpp). Floating `bodies` (with a liquid only) are coupled into
+/// the free-surface one. Collective.
 PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
                                const SolverConfig& config, std::unique_ptr<Projection>* projection,
                                Field* level_set = nullptr,

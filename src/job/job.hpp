@@ -322,6 +322,10 @@ struct SolverConfig {
   // Pressure only: when > 0 the solve stops as soon as max |div u| over fluid cells is at most
   // this (in 1/time), instead of the rtol/atol rule (solvers/krylov_projection.cpp).
   double max_divergence = 0.0;
+  // `solver`: a Krylov solve (any box), or the direct FFT solve of a box periodic on every axis
+  // without obstacles or liquid (solvers/fft_periodic.hpp), which has no stopping rule.
+  enum class Method { Krylov, Fft };
+  Method method = Method::Krylov;
 };
 
 /// A named point sampled every step into the steps CSV (velocity components and every scalar,

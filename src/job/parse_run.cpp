@@ -6,9 +6,21 @@ namespace sf::job_detail {
 SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverConfig solver,
                                      bool projection) const {
   if (!field) return solver;
-  std::vector<std::string> keys{"tolerance", "absolute_tolerance", "max_iterations"};
+  std::vector<std::string> keys{"solver", "tolerance", "absolute_tolerance", "max_iterations"};
   if (projection) keys.push_back("max_divergence");
   const MapReader map(*this, *field, true, keys);
+  if (auto method = map.find("solver")) {
+    solver.method = read_choice<SolverConfig::Method>(
+        *method, "solver",
+        {{"krylov", SolverConfig::Method::Krylov}, {"fft", SolverConfig::Method::Fft}});
+    // A direct solve has no stopping rule: a tolerance given with it would be silently ignored.
+    if (solver.method == SolverConfig::Method::Fft)
+      for (const std::string& key : keys)
+        if (key != "solver")
+          if (auto other = map.find(key))
+            fail(*other, "has no effect with solver: fft (given on line " +
+                             std::to_string(method->line) + "), a direct solve to rounding");
+  }
   if (auto tolerance = map.find("tolerance")) {
     solver.rtol = read_finite(*tolerance);
     if (!(solver.rtol > 0.0 && solver.rtol < 1.0)) {

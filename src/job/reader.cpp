@@ -367,7 +367,28 @@ JobConfig JobParser::parse(const std::string& text) const {
                                  "second-order step's incremental projection has no free surface "
                                  "yet");
   }
+  // The FFT solvers diagonalise the discrete Laplacian of a periodic box with nothing in it
+  // (solvers/fft_periodic.hpp); anything else keeps the Krylov solve.
+  const auto require_periodic_box = [&](const char* section, const SolverConfig& solver) {
+    if (solver.method != SolverConfig::Method::Fft) return;
+    const MapReader keys(*this, top.require(section), false);
+    const Field method = keys.require("solver");
+    for (int a = 0; a < dim; ++a)
+      for (int side = 0; side < 2; ++side)
+        if (job.boundary[a][side].kind != BoundaryKind::Periodic)
+          fail(method, std::string("fft needs a box periodic on every axis: boundary.") +
+                           kAxisNames[a] + "." + kSideNames[side] + " is " +
+                           to_string(job.boundary[a][side].kind) + " (use solver: krylov)");
+    if (!job.obstacles.empty())
+      fail(method, "fft needs a box without obstacles (obstacles[0] on line " +
+                       std::to_string(element(top.require("obstacles"), 0).line) +
+                       "; use solver: krylov)");
+    if (job.liquid.enabled)
+      fail(method, "fft cannot solve a liquid's free-surface equations (the job has a liquid; "
+                   "use solver: krylov)");
+  };
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
+  require_periodic_box("pressure", job.pressure);
   if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {
     const MapReader pressure(*this, top.require("pressure"), false);
     fail(pressure.require("max_divergence"),
@@ -410,6 +431,7 @@ JobConfig JobParser::parse(const std::string& text) const {
            "an inflow that varies in time runs with Stam's step only (time.scheme: stam) for now");
     }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
+  require_periodic_box("diffusion", job.diffusion);
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));

@@ -128,11 +128,11 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "forces:\n  buoyancy: {alpha: 0, gamma: 1}\n",
          {"job.yaml:7: forces.buoyancy.gamma: unknown key"}},
         {kHead + "pressure: {rtol: 1e-6}\n",
-         {"job.yaml:6: pressure.rtol: unknown key (expected one of: tolerance, "
+         {"job.yaml:6: pressure.rtol: unknown key (expected one of: solver, tolerance, "
           "absolute_tolerance, max_iterations, max_divergence)"}},
         {kHead + "diffusion: {max_divergence: 1e-6}\n",
-         {"job.yaml:6: diffusion.max_divergence: unknown key (expected one of: tolerance, "
-          "absolute_tolerance, max_iterations)"}},
+         {"job.yaml:6: diffusion.max_divergence: unknown key (expected one of: solver, "
+          "tolerance, absolute_tolerance, max_iterations)"}},
         {kHead + "fluid: {nu: 0.1}\n",
          {"job.yaml:6: fluid.nu: unknown key (expected one of: viscosity)"}},
         {kHead + "scalars:\n  s:\n    sources:\n"
@@ -784,6 +784,30 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "pressure:\n  max_divergence: 1e-4\n  absolute_tolerance: 0\n",
          {"job.yaml:7: pressure.max_divergence: give either absolute_tolerance or "
           "max_divergence, not both (pressure.absolute_tolerance is given on line 8)"}},
+    }},
+    {"FftSolver", {
+        {kHead + "pressure: {solver: fft}\n",
+         {"job.yaml:6: pressure.solver: fft needs a box periodic on every axis: boundary.x.lower "
+          "is no-slip (use solver: krylov)"}},
+        {kHead + "boundary: {x: periodic, y: {lower: no-slip, upper: outflow}}\n"
+                 "diffusion:\n  solver: fft\n",
+         {"job.yaml:8: diffusion.solver: fft needs a box periodic on every axis: "
+          "boundary.y.lower is no-slip"}},
+        {kHead + "diffusion:\n  solver: spectral\n",
+         {"job.yaml:7: diffusion.solver: unknown solver (expected one of: krylov, fft), got "
+          "\"spectral\""}},
+        {kHead + "boundary: {x: periodic, y: periodic}\npressure:\n  solver: fft\n"
+                 "  tolerance: 1e-6\n",
+         {"job.yaml:9: pressure.tolerance: has no effect with solver: fft (given on line 8), a "
+          "direct solve to rounding"}},
+        {kHead + "boundary: {x: periodic, y: periodic}\npressure:\n  max_divergence: 1e-4\n"
+                 "  solver: fft\n",
+         {"job.yaml:8: pressure.max_divergence: has no effect with solver: fft (given on line 9)"}},
+        {kHead + "boundary: {x: periodic, y: periodic}\nobstacles:\n"
+                 "  - {shape: sphere, center: [0.5, 0.5], radius: 0.1}\n"
+                 "diffusion: {solver: fft}\n",
+         {"job.yaml:9: diffusion.solver: fft needs a box without obstacles (obstacles[0] on line "
+          "8; use solver: krylov)"}},
     }},
     {"DiagnosticsProbes", {
         {kHead + "diagnostics:\n  probes:\n    2nd: [0.5, 0.5]\n",

@@ -150,6 +150,24 @@ TEST(Config, FullJobParsesToExpectedValues) {
   EXPECT_EQ(job.petsc_options, "-pressure_ksp_monitor -pressure_pc_type gamg");
 }
 
+// solver: fft on a periodic box; solver: krylov anywhere, with its stopping rule.
+TEST(Config, SolverMethods) {
+  const JobConfig fft = sf::parse_job(kHead + "boundary: {x: periodic, y: periodic}\n"
+                                              "pressure: {solver: fft}\n"
+                                              "diffusion: {solver: fft}\n",
+                                      "a");
+  EXPECT_EQ(fft.pressure.method, sf::SolverConfig::Method::Fft);
+  EXPECT_EQ(fft.diffusion.method, sf::SolverConfig::Method::Fft);
+  const JobConfig krylov =
+      sf::parse_job(kHead + "pressure: {solver: krylov, tolerance: 1e-6}\n"
+                            "boundary: {x: periodic, y: periodic}\n"
+                            "diffusion: {solver: fft}\n",
+                    "a");
+  EXPECT_EQ(krylov.pressure.method, sf::SolverConfig::Method::Krylov);
+  EXPECT_EQ(krylov.pressure.rtol, 1e-6);
+  EXPECT_EQ(krylov.diffusion.method, sf::SolverConfig::Method::Fft);
+}
+
 TEST(Config, ThreeDimensionalJobWithInflowFace) {
   const JobConfig job = sf::parse_job(
       "grid: {cells: [16, 8, 4], size: [4, 2, 1], halo: 4}\n"
@@ -245,6 +263,8 @@ TEST(Config, NewSectionsGetDefaults) {
   EXPECT_EQ(job.diffusion.rtol, 1e-10);
   EXPECT_EQ(job.diffusion.atol, 1e-14);
   EXPECT_EQ(job.diffusion.max_iterations, 500);
+  EXPECT_EQ(job.pressure.method, sf::SolverConfig::Method::Krylov);
+  EXPECT_EQ(job.diffusion.method, sf::SolverConfig::Method::Krylov);
   ASSERT_EQ(job.scalars.size(), 1u);
   EXPECT_EQ(job.scalars[0].diffusion, 0.0);
   EXPECT_EQ(job.scalars[0].dissipation, 0.0);

@@ -313,7 +313,7 @@ TEST(JobFiles, EveryExampleJobParses) {
   for (const char* expected :
        {"cavity_2d.yaml", "cylinder_2d.yaml", "fire_3d.yaml", "plume_3d.yaml",
         "scripted_smoke_2d.yaml", "taylor_green_2d.yaml", "taylor_green_3d.yaml",
-        "textured_smoke_2d.yaml", "vortex_2d.yaml", "vortex_3d.yaml",
+        "textured_smoke_2d.yaml", "turbulence_fft_3d.yaml", "vortex_2d.yaml", "vortex_3d.yaml",
         "validation/cavity_re1000_2d.yaml", "validation/cylinder_re100_2d.yaml",
         "validation/dfg_2d1_cylinder.yaml", "validation/heated_cavity_ra1e5_2d.yaml"}) {
     EXPECT_TRUE(std::find(names.begin(), names.end(), expected) != names.end())
