@@ -16,12 +16,18 @@
 // Then (div tau)_a at u_a[m] = (tau_aa(m) - tau_aa(m - e_a)) / h_a
 //                              + sum_b (tau_ab(m + e_b) - tau_ab(m)) / h_b.
 // Written per stress, the system is
-//   A = I + dt sum over stresses S of w_S nu_S g_S g_S^T,    w = 2 (normal) or 1 (shear),
-// g_S the coefficients of the stress's strain e_a or g_ab on the unknowns: the matrix of the
-// viscous energy (Batty & Bridson's variational form), symmetric, and positive definite for any
-// nu >= 0 and dt, so CG applies and no time step is too long. Each row is assembled from the
-// stresses that touch its sample (it needs no other rank's rows): the normal stresses of the
-// two cells the face separates and the shear stresses of the two edges along every other axis.
+//   A = I + dt sum over stresses S of w_S nu_S d_S g_S^T,    w = 2 (normal) or 1 (shear),
+// g_S the coefficients of the stress's strain e_a or g_ab on the unknowns once the ghosts are
+// folded in (below), d_S the same without the folding: the stress enters a row with the
+// sample's own coefficient in the difference. Away from the boundary d_S = g_S, and A is the
+// matrix of the viscous energy (Batty & Bridson's variational form): symmetric, and positive
+// definite for any nu >= 0 and dt, so CG applies and no time step is too long. At the boundary a
+// ghost only ever folds onto the one unknown of its strain (the other samples of a stress on a
+// wall or inflow plane are the prescribed normal faces), so only the diagonal differs from
+// d_S d_S^T and A stays symmetric (the tests check it with MatIsSymmetric). Each row is assembled
+// from the stresses that touch its sample (it needs no other rank's rows): the normal stresses
+// of the two cells the face separates and the shear stresses of the two edges along every other
+// axis.
 //
 // Boundary conditions, as Field::boundary() gives them and as the component-wise diffusion
 // (krylov_diffusion.cpp) applies them:
@@ -34,8 +40,10 @@
 //     strain is an affine function of the unknowns, so the folding keeps A symmetric;
 //   - across a free-slip obstacle the tangential difference next to it is dropped (no shear
 //     flux), as the component-wise diffusion mirrors the sample itself there;
-//   - the normal stress of a cell beyond the domain is not part of the energy: an outflow face
-//     sees no viscous normal stress from outside (the natural condition);
+//   - the normal stress of a cell beyond the domain, and the shear stress of an edge on an
+//     outflow side, are not part of the energy: an outflow face sees no viscous stress from
+//     outside (the natural, traction-free condition; the ghost of a tangential component
+//     there, Even, would otherwise fold onto one unknown of a strain that has others);
 //   - periodic axes wrap through the DMDA stencil;
 //   - the tangential components on the face DM's extra upper layer (not faces of the domain,
 //     kept at 0) are identity rows.

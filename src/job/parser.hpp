@@ -396,7 +396,8 @@ private:
                           const std::map<std::string, double>& values, const std::string& what,
                           std::map<std::string, double>& gradients) const;
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
-  FluidConfig parse_fluid(const std::optional<Field>& field) const;
+  FluidConfig parse_fluid(const std::optional<Field>& field,
+                          const std::vector<ScalarConfig>& scalars) const;
   AdvectionConfig parse_advection(const std::optional<Field>& field, const GridConfig& grid) const;
   ForcesConfig parse_forces(const std::optional<Field>& field, const GridConfig& grid,
                             const std::vector<ScalarConfig>& scalars) const;
