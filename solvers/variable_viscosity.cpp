@@ -73,6 +73,10 @@ namespace {
 
 constexpr const char* kPrefix = "viscosity_";
 
+// A PETSc log event around the whole solve (refill, KSPSolve, copy back), so that -log_view
+// shows its count and seconds apart from the scalars' diffusion in the same stage.
+PetscLogEvent solve_event = 0;
+
 // Algebraic multigrid: the coupled components and a coefficient that jumps by orders of
 // magnitude leave geometric smoothers (SOR alone) with thousands of iterations at 1e6 times the
 // explicit limit; PETSc's GAMG takes the DMDA's block size (dim) as its near null space.
@@ -517,6 +521,7 @@ PetscErrorCode VariableViscosity::setup(const Grid& grid, const SolidMask& solid
   s.config = config;
   s.law = law;
   s.dim = grid.dim();
+  if (!solve_event) PetscCall(PetscLogEventRegister("ViscositySolve", KSP_CLASSID, &solve_event));
   PetscCall(s.create());
   PetscFunctionReturn(0);
 }
@@ -531,6 +536,7 @@ PetscErrorCode VariableViscosity::diffuse(Field& velocity, Field& scalar, double
   PetscCheck(dt > 0.0, s.grid->comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "VariableViscosity::diffuse(): time step %g must be positive", dt);
   if (iterations) *iterations = 0;
+  PetscCall(PetscLogEventBegin(solve_event, 0, 0, 0, 0));
   if (s.kinds_version != s.solids->version()) PetscCall(s.classify());
   PetscBool changed = PETSC_FALSE;
   PetscCall(s.evaluate_viscosity(scalar, &changed));
@@ -565,6 +571,7 @@ PetscErrorCode VariableViscosity::diffuse(Field& velocity, Field& scalar, double
              KSPConvergedReasons[outcome.reason], outcome.iterations);
   if (iterations) *iterations = outcome.iterations;
   PetscCall(s.take_solution(velocity));
+  PetscCall(PetscLogEventEnd(solve_event, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
