@@ -538,6 +538,12 @@ const std::vector<Group> kRefusedJobs = {
                  "obstacles:\n  - {shape: sphere, center: [0.5, 0.5], radius: 0.2, "
                  "surface: cut}\n",
          {"fluid.viscosity at line 8) has no cut faces yet"}},
+        {kHead + "scalars: {t: {}}\nfluid: {viscosity: {from: t, values: [[0, 1]]}}\n"
+                 "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+                 "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+                 " floating: {density: 0.5}}\n",
+         {"job.yaml:10: obstacles[0].floating: a floating body's drag needs a constant "
+          "viscosity, but fluid.viscosity at line 7 varies"}},
     }},
     {"UnknownAdvectionSchemeOrInterpolation", {
         {kHead + "advection:\n  scheme: maccormak\n",
