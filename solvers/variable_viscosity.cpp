@@ -87,7 +87,7 @@ constexpr const char* kDefaultPreconditioner = PCGAMG;
 // GAMG's levels are smoothed by SOR sweeps (Richardson) unless the options say otherwise: its
 // default, Chebyshev with estimated eigenvalues, let CG break down (DIVERGED_INDEFINITE_PC) on
 // that test at 2 and 4 ranks once the velocity had decayed by many orders, and took more
-// iterations (66 against 48 on one rank) where it did not.
+// iterations where it did not (61 against 48 in that test's first solve on one rank).
 constexpr const char* kLevelSmoother[][2] = {{"mg_levels_ksp_type", KSPRICHARDSON},
                                              {"mg_levels_pc_type", PCSOR}};
 
