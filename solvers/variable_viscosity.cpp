@@ -79,15 +79,16 @@ constexpr const char* kPrefix = "viscosity_";
 PetscLogEvent solve_event = 0;
 
 // Algebraic multigrid: at 1e6 times the explicit limit with nu random over three decades
-// (tests/solvers/test_variable_viscosity.cpp, 20 x 16 cells) SOR alone took 134 iterations where
-// GAMG took 48, and SOR's count grows with the grid where multigrid's does not. GAMG takes the
-// matrix's block size (dim) for its near null space, a constant per component.
+// (tests/solvers/test_variable_viscosity.cpp, 20 x 16 cells, first solve, one rank) SOR alone
+// took 134 iterations where GAMG took 44, and SOR's count grows with the grid where
+// multigrid's does not. GAMG takes the matrix's block size (dim) for its near null space, a
+// constant per component (solvers/README.md, "Variable viscosity", has the measurements).
 constexpr const char* kDefaultPreconditioner = PCGAMG;
 
 // GAMG's levels are smoothed by SOR sweeps (Richardson) unless the options say otherwise: its
 // default, Chebyshev with estimated eigenvalues, let CG break down (DIVERGED_INDEFINITE_PC) on
 // that test at 2 and 4 ranks once the velocity had decayed by many orders, and took more
-// iterations where it did not (61 against 48 in that test's first solve on one rank).
+// iterations where it did not (61 against 44 in that test's first solve on one rank).
 constexpr const char* kLevelSmoother[][2] = {{"mg_levels_ksp_type", KSPRICHARDSON},
                                              {"mg_levels_pc_type", PCSOR}};
 
