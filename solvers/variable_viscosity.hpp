@@ -16,7 +16,7 @@
 namespace sf {
 
 /// The diffusion stage's velocity solve when the job's viscosity varies (options prefix
-/// "viscosity_": -viscosity_ksp_monitor, -viscosity_pc_type hypre). Scalars keep the
+/// "viscosity_": -viscosity_ksp_monitor, -viscosity_pc_type gamg). Scalars keep the
 /// Diffusion strategy.
 class VariableViscosity {
 public:
@@ -25,15 +25,15 @@ public:
   VariableViscosity(const VariableViscosity&) = delete;  // owns PETSc objects through impl_
   VariableViscosity& operator=(const VariableViscosity&) = delete;
 
-  /// Records the grid, the mask, the stopping rule and the law; creates the DM, the matrix (its
-  /// nonzero structure, once) and the KSP. Refuses cut obstacles, whose faces it has no rows
-  /// for. Collective.
+  /// Records the grid, the mask, the stopping rule and the law; creates the DM and the matrix
+  /// (its nonzero structure, once). Refuses cut obstacles, whose faces it has no rows for.
+  /// Collective.
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const SolverConfig& config,
                        const ViscosityLaw& law);
 
   /// Solves in place on the global vector of `velocity`, nu at each cell from the same cell of
-  /// `scalar` (whose ghosts this fills). The matrix is refilled only when nu, dt, the mask or
-  /// the ghost rules changed since the last solve. `iterations` receives the solver's
+  /// `scalar` (whose ghosts this fills). The matrix is refilled, and its KSP made anew, only
+  /// when nu, dt or the mask changed since the last solve. `iterations` receives the solver's
   /// iterations. Collective.
   PetscErrorCode diffuse(Field& velocity, Field& scalar, double dt, PetscInt* iterations);
 
