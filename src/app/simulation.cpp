@@ -80,6 +80,12 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
                              &advection_));
   }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
+  if (job.fluid.variable.enabled()) {
+    variable_viscosity_ = std::make_unique<VariableViscosity>();
+    // The parser checked that the scalar is declared.
+    while (job.scalars[viscosity_scalar_].name != job.fluid.variable.scalar) ++viscosity_scalar_;
+    PetscCall(variable_viscosity_->setup(grid_, solids_, job.diffusion, job.fluid.variable));
+  }
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
                             job.liquid.enabled ? &scalars_.back() : nullptr,
                             job.liquid.air_pressure, &bodies_,
@@ -301,7 +307,14 @@ void Simulation::build_step() {
     PetscFunctionBeginUser;
     PetscInt iterations = 0;
     report->diffusion_iterations = 0;
-    PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
+    if (variable_viscosity_) {
+      // The viscosity varies with a scalar: one coupled solve for all components (Carlson et al.
+      // 2002). The parser refuses floating bodies with it, so the drag below never runs.
+      PetscCall(variable_viscosity_->diffuse(velocity_, scalars_[viscosity_scalar_], dt,
+                                             &iterations));
+    } else {
+      PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
+    }
     if (bodies_.any() && job.fluid.viscosity > 0.0) {
       // The floating bodies take the momentum the diffusion moved across their faces.
       PetscCall(bodies_.drag(velocity_, scalars_[job.scalars.size()], job.fluid.viscosity, dt));

@@ -21,6 +21,7 @@
 #include "height_field.hpp"
 #include "velocity_extension.hpp"
 #include "diffusion.hpp"
+#include "variable_viscosity.hpp"
 #include "field.hpp"
 #include "forces.hpp"
 #include "sources.hpp"
@@ -167,6 +168,9 @@ private:
   std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2
   double implicit_dt_ = 0.0;              // bdf2: the step of the stages after advection
   std::unique_ptr<Diffusion> diffusion_;
+  // fluid.viscosity given as a law of a scalar: the coupled velocity solve, else null.
+  std::unique_ptr<VariableViscosity> variable_viscosity_;
+  size_t viscosity_scalar_ = 0;  // the index in scalars_ of the scalar the viscosity follows
   std::unique_ptr<Projection> projection_;
   FrameWriter writer_;
   Checkpointer checkpointer_;

@@ -3,6 +3,7 @@
 #include "parser.hpp"  // the job's axis names, kAxisNames
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace sf {
@@ -105,7 +106,16 @@ std::vector<std::string> physics_description(const JobConfig& job) {
                  format(src.when, dim) + "; ";
     add(key + ".sources", sources);
   }
-  add("fluid.viscosity", format(job.fluid.viscosity));
+  // A variable viscosity extends the constant's entry, so that every job without one describes
+  // itself as before and its checkpoints still restart.
+  std::string viscosity = format(job.fluid.viscosity);
+  if (const ViscosityLaw& law = job.fluid.variable; law.enabled()) {
+    viscosity += " from " + law.scalar;
+    for (size_t n = 0; n < law.at.size(); ++n)
+      viscosity += " " + format(law.at[n]) + ":" + format(std::exp(law.log_nu[n]));
+    viscosity += law.average == ViscosityAverage::Harmonic ? " harmonic" : " geometric";
+  }
+  add("fluid.viscosity", viscosity);
   add("advection.scheme", std::to_string(static_cast<int>(job.advection.scheme)));
   add("advection.interpolation", std::to_string(static_cast<int>(job.advection.interpolation)));
   const ForcesConfig& f = job.forces;

@@ -160,8 +160,43 @@ struct TimeConfig {
   double steady_tolerance = 0.0;
 };
 
+/// How the viscosity of a variable-viscosity fluid is carried from cell centres to the cell
+/// edges (2D: nodes) where the shear stresses live: the geometric mean (Carlson et al. 2002;
+/// Cline et al. §7.2, smooth temperature fields) or the harmonic mean (exact flux continuity
+/// across a jump that lies on a cell face).
+enum class ViscosityAverage { Geometric, Harmonic };
+
+/// A viscosity that is a function of a scalar (Carlson et al. 2002; Cline et al. §7.2): the
+/// temperature of a melting solid, or the fraction of a second, thicker fluid. Given at points
+/// (s_n, nu_n) by increasing s, log nu is linear in s between them and held beyond the first and
+/// the last point; a single point is a constant viscosity solved with the coupled operator.
+struct ViscosityLaw {
+  std::string scalar;               // the scalar nu depends on; empty: no law (constant nu)
+  std::vector<double> at;           // s_n, strictly increasing
+  std::vector<double> log_nu;       // log nu_n
+  ViscosityAverage average = ViscosityAverage::Geometric;
+
+  bool enabled() const { return !scalar.empty(); }
+
+  /// log nu(s). A few points at most: a linear search costs less than a binary one.
+  double log_viscosity(double s) const {
+    if (std::isnan(s)) return s;  // a NaN in the scalar stops the solve that reads it
+    if (s <= at.front()) return log_nu.front();
+    if (s >= at.back()) return log_nu.back();
+    size_t n = 1;
+    while (at[n] < s) ++n;
+    const double w = (s - at[n - 1]) / (at[n] - at[n - 1]);
+    return log_nu[n - 1] + w * (log_nu[n] - log_nu[n - 1]);
+  }
+};
+
 struct FluidConfig {
-  double viscosity = 0.0;  // kinematic viscosity nu >= 0; 0 skips the diffusion solves
+  // Kinematic viscosity nu >= 0 (a number in the job); 0 skips the diffusion solves. With a
+  // variable viscosity (a map in the job) it is 0 and `variable` holds the law.
+  double viscosity = 0.0;
+  // fluid.viscosity: {from: <scalar>, values: [[s, nu], ...]}: the implicit
+  // variable-coefficient viscous solve of solvers/variable_viscosity.hpp.
+  ViscosityLaw variable;
 };
 
 /// SemiLagrangian: one pass (Stam). MacCormack: two passes with the correction at the arrival

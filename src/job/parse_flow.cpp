@@ -40,11 +40,44 @@ VelocityInit JobParser::parse_velocity(const std::optional<Field>& field, int di
   return velocity;
 }
 
-FluidConfig JobParser::parse_fluid(const std::optional<Field>& field) const {
+FluidConfig JobParser::parse_fluid(const std::optional<Field>& field,
+                                   const std::vector<ScalarConfig>& scalars) const {
   FluidConfig fluid;
   if (!field) return fluid;
   const MapReader map(*this, *field, true, {"viscosity"});
-  if (auto viscosity = map.find("viscosity")) fluid.viscosity = read_non_negative(*viscosity);
+  const auto viscosity = map.find("viscosity");
+  if (!viscosity) return fluid;
+  // A number is today's constant viscosity, solved component by component; a map is a law.
+  if (!viscosity->node.IsMap()) {
+    fluid.viscosity = read_non_negative(*viscosity);
+    return fluid;
+  }
+  ViscosityLaw& law = fluid.variable;
+  const MapReader keys(*this, *viscosity, false, {"from", "values", "average"});
+  const Field from = keys.require("from");
+  law.scalar = read_string(from);
+  if (!is_declared(scalars, law.scalar))
+    fail(from, "unknown scalar '" + law.scalar + "' (" + declared_scalars(scalars) + ")");
+  const Field values = keys.require("values");
+  if (!values.node.IsSequence() || values.node.size() == 0)
+    fail(values, "expected a list of [value, viscosity] pairs, " + describe(values.node));
+  for (std::size_t n = 0; n < values.node.size(); ++n) {
+    const Field pair = element(values, n);
+    if (!pair.node.IsSequence() || pair.node.size() != 2)
+      fail(pair, "expected a pair [value of " + law.scalar + ", viscosity], " +
+                     describe(pair.node));
+    const double s = read_number(element(pair, 0));
+    if (n > 0 && !(s > law.at.back()))
+      fail(element(pair, 0), "the values of " + law.scalar + " must increase from pair to pair, " +
+                                 describe(pair.node[0]));
+    law.at.push_back(s);
+    law.log_nu.push_back(std::log(read_positive(element(pair, 1))));
+  }
+  if (auto average = keys.find("average")) {
+    law.average = read_choice<ViscosityAverage>(*average, "average",
+                                                {{"geometric", ViscosityAverage::Geometric},
+                                                 {"harmonic", ViscosityAverage::Harmonic}});
+  }
   return fluid;
 }
 

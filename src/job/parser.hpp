@@ -405,7 +405,8 @@ private:
                           const std::map<std::string, double>& values, const std::string& what,
                           std::map<std::string, double>& gradients) const;
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
-  FluidConfig parse_fluid(const std::optional<Field>& field) const;
+  FluidConfig parse_fluid(const std::optional<Field>& field,
+                          const std::vector<ScalarConfig>& scalars) const;
   /// The fire section; `job` is the job so far (scalars, boundary, liquid), which it must fit.
   FireConfig parse_fire(const Field& field, const JobConfig& job) const;
   /// The texture section; adds the texture coordinates to job.scalars.

@@ -317,7 +317,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   parse_boundary(top.find("boundary"), job.grid, job.scalars, top.find("liquid").has_value(),
                  job);
   job.velocity = parse_velocity(top.find("velocity"), dim);
-  job.fluid = parse_fluid(top.find("fluid"));
+  job.fluid = parse_fluid(top.find("fluid"), job.scalars);
   job.advection = parse_advection(top.find("advection"), job.grid);
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
@@ -359,6 +359,26 @@ JobConfig JobParser::parse(const std::string& text) const {
                                                    "axes is not supported yet (") +
                                            kAxisNames[a] + " is periodic)");
       }
+  }
+  // The variable viscosity's coupled solve (solvers/variable_viscosity.hpp) has no cut faces,
+  // and a floating body's drag reads one constant viscosity.
+  if (job.fluid.variable.enabled()) {
+    const auto viscosity = [&] {
+      const MapReader fluid(*this, top.require("fluid"), false);
+      return fluid.require("viscosity");
+    };
+    for (size_t n = 0; n < job.obstacles.size(); ++n) {
+      const MapReader keys(*this, element(top.require("obstacles"), n), false);
+      if (job.obstacles[n].surface == ObstacleConfig::Surface::Cut)
+        fail(keys.require("surface"), "a variable viscosity (fluid.viscosity at line " +
+                                          std::to_string(viscosity().line) +
+                                          ") has no cut faces yet: give this obstacle surface: "
+                                          "staircase");
+      if (job.obstacles[n].floating.enabled)
+        fail(keys.require("floating"), "a floating body's drag needs a constant viscosity, but "
+                                       "fluid.viscosity at line " +
+                                           std::to_string(viscosity().line) + " varies");
+    }
   }
   job.time = parse_time(top, job.advection);
   if (job.liquid.enabled && job.time.scheme == TimeScheme::BDF2) {

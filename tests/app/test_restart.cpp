@@ -98,10 +98,10 @@ PetscErrorCode run_job(MPI_Comm comm, const std::string& text, const std::string
 void expect_restart_bit_for_bit(const std::string& scheme, const std::string& extra = "",
                                 const std::vector<std::string>& more_datasets = {},
                                 const std::string& obstacle_keys = "",
-                                const std::string& floor = "") {
+                                const std::string& floor = "", const std::string& fluid = "") {
   const std::string dir = scratch() + "/same_" + scheme + (extra.empty() ? "" : "_extra") +
                           (obstacle_keys.empty() ? "" : "_moving") +
-                          (floor.empty() ? "" : "_floor");
+                          (floor.empty() ? "" : "_floor") + (fluid.empty() ? "" : "_fluid");
   if (test::comm_rank() == 0) fs::remove_all(dir);
   MPI_Barrier(MPI_COMM_WORLD);
   int straight_steps = 0, resumed_steps = 0;
@@ -109,6 +109,9 @@ void expect_restart_bit_for_bit(const std::string& scheme, const std::string& ex
     std::string job = job_text(end, dir + run, extra, scheme, obstacle_keys);
     // Another lower y side than the no-slip floor.
     if (!floor.empty()) job.replace(job.find("lower: no-slip"), 14, "lower: " + floor);
+    // Another fluid section than the constant viscosity.
+    const std::string constant = "fluid: {viscosity: 0.001}";
+    if (!fluid.empty()) job.replace(job.find(constant), constant.size(), fluid);
     return job;
   };
   ASSERT_EQ(run_job(PETSC_COMM_WORLD, text(1.0, "/straight"), "", &straight_steps), 0);
@@ -225,6 +228,15 @@ TEST(Restart, ContinuesBitForBitWithTheFftSolvers) {
     EXPECT_EQ(test::global_sum(failures), 0);
     if (test::comm_rank() == 0) fs::remove_all(dir);
   }
+}
+
+// A viscosity that follows the temperature (solvers/variable_viscosity.hpp): its matrix is
+// refilled every step the temperature moves, and each refill gets a fresh solver whose
+// preconditioner depends on the matrix alone, so the restarted run repeats the straight one.
+TEST(Restart, ContinuesBitForBitWithAVariableViscosity) {
+  expect_restart_bit_for_bit("stam", "", {}, "", "",
+                             "fluid: {viscosity: {from: temperature, values: [[0, 0.001], "
+                             "[1, 0.1]]}}");
 }
 
 /// Clears `dir` and runs `text` on the first two ranks (one when the test runs alone); returns

@@ -512,6 +512,39 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "fluid:\n  viscosity: -0.001\n",
          {"job.yaml:7: fluid.viscosity: must be >= 0, got \"-0.001\""}},
     }},
+    {"VariableViscosity", {
+        {kHead + "fluid:\n  viscosity: {from: heat, values: [[0, 1]]}\n",
+         {"job.yaml:7: fluid.viscosity.from: unknown scalar 'heat' (no scalars are declared)"}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t}\n",
+         {"job.yaml:8: fluid.viscosity.values: missing required key"}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, value: 1}\n",
+         {"job.yaml:8: fluid.viscosity.value: unknown key (expected one of: from, values, "
+          "average)"}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: []}\n",
+         {"job.yaml:8: fluid.viscosity.values: expected a list of [value, viscosity] pairs"}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: [[0, 1, 2]]}\n",
+         {"job.yaml:8: fluid.viscosity.values[0]: expected a pair [value of t, viscosity]"}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity:\n    from: t\n    values:\n"
+                 "      - [1, 100]\n      - [1, 1]\n",
+         {"job.yaml:12: fluid.viscosity.values[1][0]: the values of t must increase from pair "
+          "to pair, got \"1\""}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: [[0, 0]]}\n",
+         {"job.yaml:8: fluid.viscosity.values[0][1]: must be > 0, got \"0\""}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: [[0, 1]], "
+                 "average: arithmetic}\n",
+         {"job.yaml:8: fluid.viscosity.average: unknown average (expected one of: geometric, "
+          "harmonic), got \"arithmetic\""}},
+        {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: [[0, 1]]}\n"
+                 "obstacles:\n  - {shape: sphere, center: [0.5, 0.5], radius: 0.2, "
+                 "surface: cut}\n",
+         {"fluid.viscosity at line 8) has no cut faces yet"}},
+        {kHead + "scalars: {t: {}}\nfluid: {viscosity: {from: t, values: [[0, 1]]}}\n"
+                 "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+                 "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
+                 " floating: {density: 0.5}}\n",
+         {"job.yaml:10: obstacles[0].floating: a floating body's drag needs a constant "
+          "viscosity, but fluid.viscosity at line 7 varies"}},
+    }},
     {"UnknownAdvectionSchemeOrInterpolation", {
         {kHead + "advection:\n  scheme: maccormak\n",
          {"job.yaml:7: advection.scheme: unknown scheme (expected one of: semi_lagrangian, "

@@ -633,6 +633,37 @@ TEST(Config, ARestartSeesAnInflowsLiquidChange) {
       << differences;
 }
 
+// fluid.viscosity as a law of a scalar (solvers/variable_viscosity.hpp): its points, log-linear
+// in between and held beyond, and a restart that sees a change of the law.
+TEST(Config, VariableViscosityLaw) {
+  auto job = [](const char* hot) {
+    return sf::parse_job(std::string("grid: {cells: [8, 8]}\ntime: {dt: 1, end: 1}\n"
+                                     "scalars: {temperature: {}}\n"
+                                     "fluid:\n  viscosity:\n    from: temperature\n"
+                                     "    values: [[0, 1000], [1, 10], [2, ") +
+                             hot + "]]\n    average: harmonic\n",
+                         "a");
+  };
+  const JobConfig parsed = job("0.1");
+  const sf::ViscosityLaw& law = parsed.fluid.variable;
+  EXPECT_TRUE(law.enabled());
+  EXPECT_EQ(law.scalar, "temperature");
+  EXPECT_EQ(law.average, sf::ViscosityAverage::Harmonic);
+  EXPECT_EQ(parsed.fluid.viscosity, 0.0);
+  ASSERT_EQ(law.at.size(), 3u);
+  EXPECT_NEAR(std::exp(law.log_viscosity(-5.0)), 1000.0, 1e-9);
+  EXPECT_NEAR(std::exp(law.log_viscosity(0.5)), 100.0, 1e-9);  // the geometric mean
+  EXPECT_NEAR(std::exp(law.log_viscosity(1.5)), 1.0, 1e-12);
+  EXPECT_NEAR(std::exp(law.log_viscosity(9.0)), 0.1, 1e-14);
+  EXPECT_TRUE(std::isnan(law.log_viscosity(std::nan(""))));
+  // A constant viscosity is still a number, and no law.
+  EXPECT_FALSE(sf::parse_job(kHead + "fluid: {viscosity: 0.5}\n", "a").fluid.variable.enabled());
+  EXPECT_EQ(sf::physics_differences(job("0.1"), job("0.1")), "");
+  const std::string differences = sf::physics_differences(job("0.1"), job("0.2"));
+  EXPECT_NE(differences.find("fluid.viscosity: checkpoint has"), std::string::npos)
+      << differences;
+}
+
 TEST(Config, HaloDependentOptionsAcceptedWithHaloTwo) {
   const std::string head = "grid: {cells: [8, 8], halo: 2}\ntime: {dt: 1, end: 1}\n";
   EXPECT_EQ(sf::parse_job(head + "advection: {interpolation: monotone_cubic}\n", "a")
