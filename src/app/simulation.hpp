@@ -18,6 +18,7 @@
 #include "spray.hpp"
 #include "height_field.hpp"
 #include "velocity_extension.hpp"
+#include "viscoelastic.hpp"
 #include "diffusion.hpp"
 #include "field.hpp"
 #include "forces.hpp"
@@ -80,6 +81,8 @@ public:
   Vec pressure() const { return projection_->pressure(); }
   const ParticleLevelSet& particles() const { return particles_; }
   Spray& spray() { return spray_; }
+  /// The viscoelastic material's stage (tests drive its parts on their own).
+  Viscoelastic& viscoelastic() { return viscoelastic_; }
 
 private:
   /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
@@ -156,6 +159,7 @@ private:
   Spray spray_;                  // with a liquid's spray: spray and foam particles
   HeightField height_field_;     // with liquid.surface: height_field
   Forces forces_;
+  Viscoelastic viscoelastic_;  // with viscoelastic: the elastic strain and its force
   Steering steering_;  // forces and sources a user adds while the run goes on
   std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one
   FlowDiagnostics diagnostics_;

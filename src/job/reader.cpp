@@ -279,7 +279,7 @@ JobConfig JobParser::parse(const std::string& text) const {
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
-                       "forces", "obstacles", "liquid", "time", "pressure", "diffusion", "output",
+                       "forces", "obstacles", "liquid", "viscoelastic", "time", "pressure", "diffusion", "output",
                        "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options",
                        "steering"});
 
@@ -322,6 +322,10 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
+  // Last of the scalars' sections: the strain components it adds come after every scalar the
+  // job names, and the liquid's level set after them (Simulation::setup).
+  job.viscoelastic =
+      parse_viscoelastic(top.find("viscoelastic"), dim, job.liquid.enabled, job.scalars);
   // A height field (height_field.hpp) stands on the floor with y up, and holds still while no
   // obstacle moves the water it displaces.
   if (job.liquid.surface == LiquidConfig::Surface::HeightField) {
@@ -364,6 +368,13 @@ JobConfig JobParser::parse(const std::string& text) const {
     fail(time.require("scheme"), "a liquid runs with Stam's step only (time.scheme: stam): the "
                                  "second-order step's incremental projection has no free surface "
                                  "yet");
+  }
+  // The strain is built up and yielded before the advection of Stam's step (Goktekin et al.'s
+  // order); the second-order step advects first and has no place for it yet.
+  if (job.viscoelastic.enabled && job.time.scheme == TimeScheme::BDF2) {
+    const MapReader time(*this, top.require("time"), false);
+    fail(time.require("scheme"), "a viscoelastic material runs with Stam's step only "
+                                 "(time.scheme: stam)");
   }
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {
