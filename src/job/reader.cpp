@@ -279,9 +279,9 @@ JobConfig JobParser::parse(const std::string& text) const {
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
-                       "forces", "obstacles", "liquid", "viscoelastic", "time", "pressure", "diffusion", "output",
-                       "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options",
-                       "steering"});
+                       "forces", "obstacles", "liquid", "viscoelastic", "time", "pressure",
+                       "diffusion", "output", "checkpoint", "debug", "catalyst", "diagnostics",
+                       "petsc_options", "steering"});
 
   JobConfig job;
   job.source = source_;

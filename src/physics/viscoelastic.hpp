@@ -13,7 +13,7 @@
 // frames and checkpoints unchanged). On the MAC grid, cell idx, face (a, idx) its lower face
 // normal to a, spacing h_a, e_a the unit step along a:
 //
-//   D_aa(idx) = (u_a(idx + e_a) - u_a(idx)) / h_a                          (exact, the cell's two faces)
+//   D_aa(idx) = (u_a(idx + e_a) - u_a(idx)) / h_a        (the cell's own two faces)
 //   D_ab(idx) = 1/2 (du_a/dx_b + du_b/dx_a),  du_a/dx_b(idx) =
 //       (u_a(idx+e_b) + u_a(idx+e_b+e_a) - u_a(idx-e_b) - u_a(idx-e_b+e_a)) / (4 h_b)
 //                          (the central difference of the face-averaged u_a of the cells above

@@ -1,9 +1,9 @@
 // Viscoelastic fluids (viscoelastic.hpp; Goktekin et al. 2004, Cline et al. §8): the strain
 // rate is exact for a linear velocity, the yield pulls a strain beyond the yield point back by
 // exactly the paper's step and leaves one below it alone, the force of a uniform strain is zero
-// and that of a linear strain its constant divergence, the stage gives the same bits on any
-// number of ranks and layouts, and a deformed blob of material springs back when it is elastic
-// and keeps its new shape when it yields.
+// and that of a linear strain its constant divergence, with a liquid the strain lives in its
+// cells, the stage gives the same bits on any number of ranks and layouts, and a deformed blob
+// of material springs back when it is elastic and keeps its new shape when it yields.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -151,8 +151,68 @@ void check_strain_rate(int dim) {
 TEST(Viscoelastic, StrainGrowsByDtTimesTheStrainRateOfALinearVelocity2D) { check_strain_rate(2); }
 TEST(Viscoelastic, StrainGrowsByDtTimesTheStrainRateOfALinearVelocity3D) { check_strain_rate(3); }
 
-// (2) The yield, in 2D with the velocity at rest (D = 0): E = (0.3, -0.1; -0.1 ... ) has
-// |E| = sqrt(0.3^2 + 0.1^2 + 2 * 0.2^2) = sqrt(0.18) > k_yp = 0.2 and becomes
+// With a liquid and no `material`, the liquid is the material: its cells (phi < 0) gain dt D,
+// the air's keep E = 0 exactly, whatever the velocity there. The level set comes after the
+// strain among the run's scalars.
+TEST(Viscoelastic, WithALiquidTheStrainLivesInTheLiquidCells) {
+  const std::array<std::array<double, 3>, 3> A = {{{0.7, -1.3, 0}, {2.1, -0.2, 0}, {0, 0, 0}}};
+  const JobConfig job = parse_job(
+      "name: liquid\n"
+      "grid: {cells: [12, 12]}\n"
+      "boundary: {x: free-slip, y: free-slip}\n"
+      "advection: {interpolation: monotone_cubic}\n"
+      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}],"
+      " particles: {per_cell: 0}}\n"
+      "viscoelastic: {elastic_modulus: 1}\n"
+      "time: {dt: 0.01, end: 1}\n"
+      "output: {directory: test_viscoelastic_liquid, overwrite: true, initial_frame: false}\n",
+      "liquid.yaml");
+  Simulation simulation;
+  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  Viscoelastic& elastic = simulation.viscoelastic();
+  ASSERT_EQ(simulation.scalars().size(), 4u);  // strain_xx, strain_yy, strain_xy, phi
+  EXPECT_EQ(simulation.scalars()[static_cast<size_t>(elastic.strain_index(0, 1))].name(),
+            "strain_xy");
+  EXPECT_EQ(simulation.scalars().back().name(), LiquidConfig::kLevelSetName);
+  ASSERT_EQ(set_velocity(simulation.velocity(),
+                         [&](int c, const double x[3]) { return A[c][0] * x[0] + A[c][1] * x[1]; }),
+            0);
+  const double dt = 0.01;
+  ASSERT_EQ(elastic.update_strain(simulation.velocity(), simulation.scalars(), dt), 0);
+  const Grid& grid = simulation.grid();
+  std::vector<double> phi;
+  ASSERT_EQ(for_each_owned(grid, simulation.scalars().back(), 0, grid.owned_cells(),
+                           [&](PetscInt, PetscInt, PetscInt, double value) {
+                             phi.push_back(value);
+                           }),
+            0);
+  long wrong = 0, liquid = 0, air = 0;
+  for (int a = 0; a < 2; ++a)
+    for (int b = a; b < 2; ++b) {
+      const double expected = dt * 0.5 * (A[a][b] + A[b][a]);
+      size_t cell = 0;
+      ASSERT_EQ(for_each_owned(grid, simulation.scalars()[static_cast<size_t>(
+                                         elastic.strain_index(a, b))],
+                               0, grid.owned_cells(),
+                               [&](PetscInt i, PetscInt j, PetscInt k, double value) {
+                                 if (phi[cell++] >= 0.0) {
+                                   ++air;
+                                   if (value != 0.0) ++wrong;
+                                 } else if (interior(grid, i, j, k)) {
+                                   ++liquid;
+                                   if (std::abs(value - expected) > 1e-14) ++wrong;
+                                 }
+                               }),
+                0);
+    }
+  EXPECT_EQ(test::global_sum(wrong), 0);
+  // Both kinds of cell were there to check: 12 x 6 of each, the liquid's 10 x 5 inner ones.
+  EXPECT_EQ(test::global_sum(air), 3 * 72);
+  EXPECT_EQ(test::global_sum(liquid), 3 * 50);
+}
+
+// (2) The yield, in 2D with the velocity at rest (D = 0): E_xx = 0.3, E_yy = -0.1, E_xy = 0.2
+// has |E| = sqrt(0.3^2 + 0.1^2 + 2 * 0.2^2) = sqrt(0.18) > k_yp = 0.2 and becomes
 // E (1 - dt k_yr (|E| - k_yp) / |E|); one with |E| < k_yp keeps its bits; outside the material
 // E is set to 0. dt k_yr = 0.5 (< 1: the paper's step, unclamped). A step with dt k_yr = 2 lands
 // a strain beyond the yield point on the yield surface, |E| = k_yp, not through zero.
