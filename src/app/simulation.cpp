@@ -71,6 +71,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
     PetscCall(spray_.setup(grid_, solids_, job.liquid, job.forces.gravity));
   }
   PetscCall(forces_.setup(grid_, job.forces, solids_, job.scalars));
+  PetscCall(viscoelastic_.setup(grid_, solids_, job.viscoelastic, job.scalars,
+                                job.liquid.enabled));
   steering_.setup(job);
   if (job.time.scheme == TimeScheme::BDF2) {
     bdf2_ = std::make_unique<Bdf2Advection>();
@@ -270,8 +272,10 @@ PetscErrorCode Simulation::fill_all_ghosts() {
 // the level set through the advection and skips "reinitialise"; "height field" moves it after
 // "extend velocity". Spray and foam (spray.hpp) move in "spray", after that.
 // Fire (fire.hpp) adds "burn" after "forces": the fuel there burns into heat and soot, and the
-// gas it burns expands in this step's projection. Texture coordinates (texture.hpp) are scalars
-// the advection carries; "texture" at the end resets the sets whose time has come.
+// gas it burns expands in this step's projection. A viscoelastic material (viscoelastic.hpp)
+// builds up, yields and pushes back with its strain in "elastic", after them (timed in the
+// forces clock). Texture coordinates (texture.hpp) are scalars the advection carries; "texture"
+// at the end resets the sets whose time has come.
 void Simulation::build_step() {
   const JobConfig& job = *job_;
   using Run = std::function<PetscErrorCode(double dt, StepReport* report)>;
@@ -302,6 +306,12 @@ void Simulation::build_step() {
       PetscCall(solids_.hold_solid_faces(velocity_));
     }
     PetscFunctionReturn(0);
+  };
+  // Goktekin et al.'s strain update and elastic force (viscoelastic.hpp), from the velocity the
+  // forces read: the forces stage filled every ghost just before them and no force writes the
+  // local vectors. It leaves the strain's ghosts current for the advection that follows.
+  const Run elastic = [this](double dt, StepReport*) {
+    return viscoelastic_.apply(velocity_, scalars_, dt);
   };
   const Run diffuse = [this, &job](double dt, StepReport* report) {
     PetscFunctionBeginUser;
@@ -475,6 +485,7 @@ void Simulation::build_step() {
       stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});
     if (!height_field) stages_.push_back({"reinitialise", Stage::Surface, reinitialise});
     stages_.push_back({"forces", Stage::Forces, forces});
+    if (viscoelastic_.enabled()) stages_.push_back({"elastic", Stage::Forces, elastic});
     stages_.push_back({"diffuse", Stage::Diffuse, diffuse});
     stages_.push_back({"project", Stage::Project, project});
     stages_.push_back({"extend velocity", Stage::Surface, extend});
@@ -488,6 +499,7 @@ void Simulation::build_step() {
     if (solids_.moving()) stages_.push_back({"move obstacles", Stage::Obstacles, move_obstacles});
     stages_.push_back({"forces", Stage::Forces, forces});
     if (fire_.enabled()) stages_.push_back({"burn", Stage::Forces, burn});
+    if (viscoelastic_.enabled()) stages_.push_back({"elastic", Stage::Forces, elastic});
     // A force or source large enough to overflow makes the velocity infinite here, and
     // advection would then trace departure points to nowhere; stop with the field and the cell
     // instead. One read of the state, small beside advection, which reads each value many times.
@@ -496,7 +508,8 @@ void Simulation::build_step() {
                                             dt);
                        }});
     // The forces changed the velocity only: the scalars' ghosts are those the forces stage
-    // exchanged after the sources, still current, unless a fire burnt them since.
+    // exchanged after the sources, still current (the elastic stage refreshes the strain's
+    // after changing it), unless a fire burnt them since.
     stages_.push_back({"advect", Stage::Advect, stam_advect(fire_.enabled())});
     if (solids_.moving())
       stages_.push_back({"hold obstacle values", Stage::Obstacles, hold_obstacle_values});

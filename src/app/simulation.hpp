@@ -20,6 +20,7 @@
 #include "texture.hpp"
 #include "height_field.hpp"
 #include "velocity_extension.hpp"
+#include "viscoelastic.hpp"
 #include "diffusion.hpp"
 #include "variable_viscosity.hpp"
 #include "field.hpp"
@@ -83,6 +84,8 @@ public:
   Vec pressure() const { return projection_->pressure(); }
   const ParticleLevelSet& particles() const { return particles_; }
   Spray& spray() { return spray_; }
+  /// The viscoelastic material's stage (tests drive its parts on their own).
+  Viscoelastic& viscoelastic() { return viscoelastic_; }
 
 private:
   /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
@@ -161,6 +164,7 @@ private:
   TextureCoordinates texture_;   // resets the job's texture coordinates
   HeightField height_field_;     // with liquid.surface: height_field
   Forces forces_;
+  Viscoelastic viscoelastic_;  // with viscoelastic: the elastic strain and its force
   Steering steering_;  // forces and sources a user adds while the run goes on
   std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one
   FlowDiagnostics diagnostics_;

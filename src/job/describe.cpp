@@ -205,6 +205,14 @@ std::vector<std::string> physics_description(const JobConfig& job) {
                               format(spray.drag) + " split_time " + format(spray.split_time) +
                               " foam_life " + format(spray.foam_life));
   }
+  if (job.viscoelastic.enabled) {
+    const ViscoelasticConfig& v = job.viscoelastic;
+    add("viscoelastic", "elastic_modulus " + format(v.elastic_modulus) + " yield_point " +
+                            format(v.yield_point) + " yield_rate " + format(v.yield_rate) +
+                            " material " + (v.material.empty() ? std::string("liquid")
+                                                               : v.material + " >= " +
+                                                                     format(v.threshold)));
+  }
   add("time.scheme", job.time.scheme == TimeScheme::BDF2 ? "bdf2" : "stam");
   add("time.dt", format(job.time.dt));
   add("time.cfl", format(job.time.cfl));

@@ -432,6 +432,28 @@ struct LiquidConfig {
   } spray;
 };
 
+/// Viscoelastic material (Goktekin, Bargteil & O'Brien 2004; Cline et al. §8; viscoelastic.hpp):
+/// an elastic strain tensor E at the cell centres of the material, which the strain rate builds
+/// up, plastic yield relaxes and the advection carries, pushing back on the fluid with the
+/// force elastic_modulus div E. Its components are scalars of the run that the parser adds
+/// after the job's own: strain_xx, strain_yy, strain_xy in 2D; strain_xx, strain_yy, strain_zz,
+/// strain_xy, strain_xz, strain_yz in 3D (kStrainNames, in that order).
+struct ViscoelasticConfig {
+  static constexpr const char* kStrainNames[6] = {"strain_xx", "strain_yy", "strain_zz",
+                                                  "strain_xy", "strain_xz", "strain_yz"};
+  bool enabled = false;
+  double elastic_modulus = 0.0;  // k_em > 0: the force is k_em div E
+  // k_yp: the strain magnitude |E| (Frobenius, all nine entries) above which the material
+  // yields; infinity: purely elastic.
+  double yield_point = std::numeric_limits<double>::infinity();
+  double yield_rate = 0.0;  // k_yr >= 0: how fast strain beyond the yield point is given up
+  // The material: the cells where this scalar is >= threshold; empty with a liquid: the liquid
+  // (phi < 0).
+  std::string material;
+  double threshold = 0.5;
+  int first_strain = -1;  // index of strain_xx in JobConfig::scalars (the parser sets it)
+};
+
 struct OutputConfig {
   std::string directory = "output";  // created if missing (relative to the working directory)
   double interval = 0.0;             // simulated time between frames; 0 = only the initial frame
@@ -472,6 +494,7 @@ struct JobConfig {
   LiquidConfig liquid;
   FireConfig fire;
   TextureConfig texture;
+  ViscoelasticConfig viscoelastic;
   SolverConfig pressure;  // rtol 1e-8 by default
   SolverConfig diffusion{1e-10, 1e-14, 500};
   TimeConfig time;

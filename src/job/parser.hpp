@@ -424,6 +424,10 @@ private:
                                               const std::vector<ScalarConfig>& scalars) const;
   LiquidConfig parse_liquid(const std::optional<Field>& field, int dim,
                             const std::vector<ScalarConfig>& scalars) const;
+  /// The viscoelastic section; appends the strain scalars to `scalars`. `liquid`: the job has a
+  /// liquid, which is then the material unless `material` names a scalar.
+  ViscoelasticConfig parse_viscoelastic(const std::optional<Field>& field, int dim, bool liquid,
+                                        std::vector<ScalarConfig>& scalars) const;
   /// A solver's stopping rule; `projection` admits the pressure's divergence target.
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
                             bool projection) const;

@@ -279,9 +279,9 @@ JobConfig JobParser::parse(const std::string& text) const {
   const Field root{documents.front(), "", line_of(documents.front())};
   const MapReader top(*this, root, false,
                       {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
-                       "forces", "obstacles", "liquid", "time", "pressure", "diffusion", "output",
-                       "checkpoint", "debug", "catalyst", "diagnostics", "petsc_options",
-                       "steering", "fire", "texture"});
+                       "forces", "obstacles", "liquid", "viscoelastic", "fire", "texture",
+                       "time", "pressure", "diffusion", "output", "checkpoint", "debug",
+                       "catalyst", "diagnostics", "petsc_options", "steering"});
 
   JobConfig job;
   job.source = source_;
@@ -324,6 +324,10 @@ JobConfig JobParser::parse(const std::string& text) const {
   job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
   if (const auto fire = top.find("fire")) job.fire = parse_fire(*fire, job);
   if (const auto texture = top.find("texture")) job.texture = parse_texture(*texture, job);
+  // Last of the scalars' sections: the strain components it adds come after every scalar the
+  // job names, and the liquid's level set after them (Simulation::setup).
+  job.viscoelastic =
+      parse_viscoelastic(top.find("viscoelastic"), dim, job.liquid.enabled, job.scalars);
   // A height field (height_field.hpp) stands on the floor with y up, and holds still while no
   // obstacle moves the water it displaces.
   if (job.liquid.surface == LiquidConfig::Surface::HeightField) {
@@ -407,6 +411,13 @@ JobConfig JobParser::parse(const std::string& text) const {
       fail(method, "fft cannot solve a liquid's free-surface equations (the job has a liquid; "
                    "use solver: krylov)");
   };
+  // The strain is built up and yielded before the advection of Stam's step (Goktekin et al.'s
+  // order); the second-order step advects first and has no place for it yet.
+  if (job.viscoelastic.enabled && job.time.scheme == TimeScheme::BDF2) {
+    const MapReader time(*this, top.require("time"), false);
+    fail(time.require("scheme"), "a viscoelastic material runs with Stam's step only "
+                                 "(time.scheme: stam)");
+  }
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   require_periodic_box("pressure", job.pressure);
   if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {

@@ -98,8 +98,9 @@ const std::vector<Group> kRefusedJobs = {
     {"UnknownTopLevelKey", {
         {kHead + "gird: {}\n",
          {"job.yaml:6: gird: unknown key (expected one of: name, grid, boundary, velocity, "
-          "scalars, fluid, advection, forces, obstacles, liquid, time, pressure, diffusion, "
-          "output, checkpoint, debug, catalyst, diagnostics, petsc_options, steering, fire, texture)"}},
+          "scalars, fluid, advection, forces, obstacles, liquid, viscoelastic, fire, texture, "
+          "time, pressure, diffusion, output, checkpoint, debug, catalyst, diagnostics, "
+          "petsc_options, steering)"}},
     }},
     {"UnknownNestedKey", {
         {"grid:\n  cells: [8, 8]\n  cels: 3\ntime: {dt: 1, end: 1}\n",
@@ -1089,6 +1090,33 @@ const std::vector<Group> kRefusedJobs = {
     }},
 
     // --- weak scaling
+    // --- viscoelastic: a material to hold the strain, a modulus, Stam's step, free names
+    {"ViscoelasticSection", {
+        {kHead + "viscoelastic: {elastic_modulus: 1}\n",
+         {"job.yaml:6: viscoelastic: needs `material: <scalar>`"}},
+        {kHead + "scalars: {dye: {}}\nviscoelastic: {material: dye}\n",
+         {"job.yaml:7: viscoelastic.elastic_modulus: missing required key"}},
+        {kHead + "scalars: {dye: {}}\nviscoelastic: {material: dye, elastic_modulus: 0}\n",
+         {"job.yaml:7: viscoelastic.elastic_modulus: "}},
+        {kHead + "scalars: {dye: {}}\nviscoelastic: {material: ink, elastic_modulus: 1}\n",
+         {"job.yaml:7: viscoelastic.material: \"ink\" is not one of the job's scalars"}},
+        {kHead + "scalars: {dye: {}}\nviscoelastic: {material: dye, elastic_modulus: 1, "
+         "yield_rate: -1}\n",
+         {"job.yaml:7: viscoelastic.yield_rate: "}},
+        {kHead + "scalars: {dye: {}}\nviscoelastic: {material: dye, elastic_modulus: 1, "
+         "modulus: 1}\n",
+         {"job.yaml:7: viscoelastic.modulus: unknown key"}},
+        {kHead + "scalars: {strain_xy: {}}\nviscoelastic: {material: strain_xy, "
+         "elastic_modulus: 1}\n",
+         {"job.yaml:7: viscoelastic: its strain is the scalar 'strain_xy'"}},
+        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "viscoelastic: {elastic_modulus: 1, threshold: 0.5}\n",
+         {"job.yaml:7: viscoelastic.threshold: is the threshold of a `material` scalar"}},
+        {"grid: {cells: [8, 8], halo: 3}\ntime: {dt: 0.1, end: 1, scheme: bdf2}\n"
+         "scalars: {dye: {}}\n"
+         "viscoelastic: {material: dye, elastic_modulus: 1}\n",
+         {"job.yaml:2: time.scheme: a viscoelastic material runs with Stam's step only"}},
+    }},
     {"CellsAndCellsPerRankTogether", {
         {"grid: {cells: [8, 8], cells_per_rank: [4, 4]}\ntime: {dt: 0.1, end: 1}\n",
          {"job.yaml:1: grid.cells_per_rank: give either cells or cells_per_rank, not both"}},

@@ -162,8 +162,9 @@ TEST(ConfigError, ManyKeysTakeLinearTime) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(error_of(kHead + keys),
             "job.yaml:6: k100000: unknown key (expected one of: name, grid, boundary, velocity, "
-            "scalars, fluid, advection, forces, obstacles, liquid, time, pressure, diffusion, "
-            "output, checkpoint, debug, catalyst, diagnostics, petsc_options, steering, fire, texture)");
+            "scalars, fluid, advection, forces, obstacles, liquid, viscoelastic, fire, texture, "
+            "time, pressure, diffusion, output, checkpoint, debug, catalyst, diagnostics, "
+            "petsc_options, steering)");
   // Valid keys, each read: 50000 scalars, and an inflow face naming every one of them.
   std::string scalars = "scalars:\n", carried;
   for (int i = 0; i < 50000; ++i) {

@@ -151,8 +151,8 @@ TEST(LoadJob, FileOfOneMebibyteOfUnknownKeysStopsAtTheFirst) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(message, file.path() + ":1: k1000000: unknown key (expected one of: name, grid, "
                      "boundary, velocity, scalars, fluid, advection, forces, obstacles, "
-                     "liquid, time, pressure, diffusion, output, checkpoint, debug, catalyst, "
-                     "diagnostics, petsc_options, steering, fire, texture)");
+                     "liquid, viscoelastic, fire, texture, time, pressure, diffusion, output, "
+                     "checkpoint, debug, catalyst, diagnostics, petsc_options, steering)");
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
   if (sf::test::comm_rank() == 0) {
     std::printf("a 1 MiB job of unknown keys was refused in %.3f s\n", seconds);
