@@ -85,7 +85,14 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   if (job.fluid.variable.enabled()) {
     variable_viscosity_ = std::make_unique<VariableViscosity>();
     // The parser checked that the scalar is declared.
-    while (job.scalars[viscosity_scalar_].name != job.fluid.variable.scalar) ++viscosity_scalar_;
+    const auto named = std::find_if(job.scalars.begin(), job.scalars.end(),
+                                    [&](const ScalarConfig& s) {
+                                      return s.name == job.fluid.variable.scalar;
+                                    });
+    PetscCheck(named != job.scalars.end(), comm, PETSC_ERR_ARG_WRONG,
+               "the viscosity follows \"%s\", which is not a scalar of the job",
+               job.fluid.variable.scalar.c_str());
+    viscosity_scalar_ = static_cast<size_t>(named - job.scalars.begin());
     PetscCall(variable_viscosity_->setup(grid_, solids_, job.diffusion, job.fluid.variable));
   }
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,
@@ -569,6 +576,10 @@ PetscErrorCode Simulation::stable_dt(double* dt, double* max_velocity) const {
     *dt = time.dt;
   } else {
     *dt = *max_velocity > 0.0 ? time.cfl * min_spacing() / *max_velocity : time.dt_max;
+    // A viscoelastic material's force is explicit: its elastic waves, at sqrt(k_em) for a
+    // density of 1, must not cross more than a cell a step, whatever the flow's speed.
+    if (job_->viscoelastic.enabled)
+      *dt = std::min(*dt, min_spacing() / std::sqrt(job_->viscoelastic.elastic_modulus));
     *dt = std::clamp(*dt, time.dt_min, time.dt_max);
   }
   PetscFunctionReturn(0);

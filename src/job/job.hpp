@@ -120,6 +120,9 @@ struct ScalarConfig {
   double diffusion = 0.0;      // kappa >= 0: implicit (I - kappa dt lap) s = s*; 0 skips the solve
   double dissipation = 0.0;    // a >= 0: s /= 1 + dt a after every step (Stam)
   std::vector<ScalarSource> sources;
+  // Added by a section (texture coordinates, a viscoelastic strain), not declared by the job:
+  // what the solver keeps in it is not for sources or a material to change.
+  bool generated = false;
 };
 
 /// Analytic initial velocity, sampled exactly at every face centre.

@@ -16,6 +16,7 @@ TextureConfig JobParser::parse_texture(const Field& field, JobConfig& job) const
       if (is_declared(job.scalars, coordinate.name))
         fail(field, "the texture coordinates are the scalars texture_a_* and texture_b_*, but "
                     "the job declares a scalar '" + coordinate.name + "' itself; rename it");
+      coordinate.generated = true;
       job.scalars.push_back(coordinate);
     }
   return texture;

@@ -21,7 +21,7 @@ ViscoelasticConfig JobParser::parse_viscoelastic(const std::optional<Field>& fie
   if (const auto material = map.find("material")) {
     config.material = read_string(*material);
     const bool known = std::any_of(scalars.begin(), scalars.end(), [&](const ScalarConfig& s) {
-      return s.name == config.material;
+      return s.name == config.material && !s.generated;
     });
     if (!known)
       fail(*material, "\"" + config.material + "\" is not one of the job's scalars (the "
@@ -46,6 +46,7 @@ ViscoelasticConfig JobParser::parse_viscoelastic(const std::optional<Field>& fie
                          "', which the job names already: rename the job's scalar");
     ScalarConfig strain;
     strain.name = component;
+    strain.generated = true;
     scalars.push_back(strain);
   }
   return config;

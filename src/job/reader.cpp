@@ -236,6 +236,9 @@ Steered JobParser::parse_steering(const std::string& text, const JobConfig& job)
       const auto scalar = std::find_if(job.scalars.begin(), job.scalars.end(),
                                        [&](const ScalarConfig& s) { return s.name == entry.key; });
       if (scalar == job.scalars.end()) fail(entry.value, "the job has no scalar of this name");
+      if (scalar->generated)
+        fail(entry.value, "is kept by the solver (texture coordinates, a viscoelastic strain), "
+                          "not a scalar sources may change");
       auto& list = steered.sources[static_cast<size_t>(scalar - job.scalars.begin())];
       for (const Field& item : list_items(entry.value, "sources"))
         list.push_back(parse_source(item, dim));
@@ -418,6 +421,23 @@ JobConfig JobParser::parse(const std::string& text) const {
     fail(time.require("scheme"), "a viscoelastic material runs with Stam's step only "
                                  "(time.scheme: stam)");
   }
+  // The second-order step keeps the scalars' previous step for its extrapolation: a texture set
+  // reset after a step would be combined with its stretched past, and the burn's exact
+  // integration over dt is not the BDF2 step's. Both run with Stam's step.
+  if ((job.texture.enabled || job.fire.enabled) && job.time.scheme == TimeScheme::BDF2) {
+    const MapReader time(*this, top.require("time"), false);
+    fail(time.require("scheme"), std::string(job.fire.enabled ? "fire" : "texture coordinates") +
+                                     " run with Stam's step only (time.scheme: stam)");
+  }
+  // Texture coordinates are where the fluid came from; an inflow would bring fluid from nowhere
+  // (its ghosts would hold 0 for every coordinate).
+  if (job.texture.enabled)
+    for (int a = 0; a < dim; ++a)
+      for (int side = 0; side < 2; ++side)
+        if (job.boundary[a][side].kind == BoundaryKind::Inflow)
+          fail(top.require("texture"),
+               std::string("texture coordinates cannot enter through an inflow (boundary.") +
+                   kAxisNames[a] + "." + kSideNames[side] + ")");
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
   require_periodic_box("pressure", job.pressure);
   if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {
@@ -463,6 +483,14 @@ JobConfig JobParser::parse(const std::string& text) const {
     }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
   require_periodic_box("diffusion", job.diffusion);
+  // The coupled variable-viscosity solve is a Krylov one: fft would apply to the scalars only.
+  if (job.diffusion.method == SolverConfig::Method::Fft && job.fluid.variable.enabled()) {
+    const MapReader keys(*this, top.require("diffusion"), false);
+    const MapReader fluid(*this, top.require("fluid"), false);
+    fail(keys.require("solver"), "a viscosity that follows a scalar (fluid.viscosity on line " +
+                                     std::to_string(fluid.require("viscosity").line) +
+                                     ") is solved by Krylov iterations; use solver: krylov");
+  }
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));

@@ -171,6 +171,25 @@ TEST(Restart, ContinuesBitForBitWithAMovingObstacle) {
                              " angular_velocity: 2}");
 }
 
+// Fire and texture coordinates keep their state in scalars (the texture sets' resets are a
+// function of time), and the expansion's divergence source is made anew by each step's burn:
+// a restart goes on bit for bit, the coordinates and the burnt fuel included.
+TEST(Restart, ContinuesBitForBitWithFireAndTextureCoordinates) {
+  expect_restart_bit_for_bit("stam",
+                             "texture: {period: 0.3}\n"
+                             "fire: {fuel: density, temperature: temperature, burn_rate: 2, "
+                             "ignition_temperature: 0.5, heat: 0.5, expansion: 0.2}\n",
+                             {"texture_a_x", "texture_b_y"});
+}
+
+// A viscoelastic material's strain is scalars of the run, checkpointed with the others.
+TEST(Restart, ContinuesBitForBitWithAViscoelasticMaterial) {
+  expect_restart_bit_for_bit("stam",
+                             "viscoelastic: {elastic_modulus: 0.1, yield_point: 0.05, "
+                             "yield_rate: 5, material: density, threshold: 0.2}\n",
+                             {"strain_xx", "strain_xy"});
+}
+
 // An inflow that varies in time (keyframes and a pulsation) is a function of time too: the
 // restart gives the face its value at the checkpoint's time.
 TEST(Restart, ContinuesBitForBitWithAnInflowThatVaries) {

@@ -27,6 +27,10 @@ using sf::test::kLongestName;
 using sf::test::kStepsAllow;
 using sf::test::kZeroOr;
 
+// kHead with the second-order step, six lines (time.scheme on line 6).
+const std::string kBdf2Head =
+    "grid:\n  cells: [8, 8]\ntime:\n  dt: 0.1\n  end: 1.0\n  scheme: bdf2\n";
+
 // kHead in 3D (a mesh obstacle needs one), also five lines.
 const std::string kHead3 = "grid:\n  cells: [8, 8, 8]\ntime:\n  dt: 0.1\n  end: 1.0\n";
 
@@ -689,6 +693,12 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, expansion: 0.5}\n",
          {"job.yaml:7: fire.expansion: the expanding gas needs a way out: give one side an "
           "outflow boundary"}},
+        {kBdf2Head + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1}\n",
+         {"job.yaml:6: time.scheme: fire run with Stam's step only"}},
+        {kHead + "boundary: {x: periodic, y: periodic}\nscalars: {heat: {}}\n"
+         "fluid: {viscosity: {from: heat, values: [[0, 1]]}}\ndiffusion: {solver: fft}\n",
+         {"job.yaml:9: diffusion.solver: a viscosity that follows a scalar (fluid.viscosity on "
+          "line 8) is solved by Krylov iterations; use solver: krylov"}},
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, flame: 2}\n",
          {"job.yaml:7: fire.flame: unknown key (expected one of: fuel, temperature, soot, "
           "burn_rate, ignition_temperature, heat, soot_yield, expansion)"}},
@@ -699,6 +709,12 @@ const std::vector<Group> kRefusedJobs = {
     {"TextureWithoutAPeriodOrWithATakenName", {
         {kHead + "texture: {}\n", {"job.yaml:6: texture.period: missing required key"}},
         {kHead + "texture: {period: -1}\n", {"job.yaml:6: texture.period: must be > 0"}},
+        {kBdf2Head + "texture: {period: 1}\n",
+         {"job.yaml:6: time.scheme: texture coordinates run with Stam's step only"}},
+        {kHead + "boundary: {x: {lower: {type: inflow, velocity: [1, 0]}, upper: outflow}}\n"
+         "texture: {period: 1}\n",
+         {"job.yaml:7: texture: texture coordinates cannot enter through an inflow "
+          "(boundary.x.lower)"}},
         {kHead + "scalars: {texture_b_y: {}}\ntexture: {period: 1}\n",
          {"job.yaml:7: texture: the texture coordinates are the scalars texture_a_* and "
           "texture_b_*, but the job declares a scalar 'texture_b_y' itself"}},

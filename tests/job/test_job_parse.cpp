@@ -841,6 +841,26 @@ TEST(Config, FireAndTexture) {
   EXPECT_EQ(sf::texture_weight(0, 2.25, 1.5), 1.0);
 }
 
+// What the solver keeps in a scalar it added is not for a steering file's sources.
+TEST(ConfigError, SteeringCannotWriteTheTextureCoordinates) {
+  const JobConfig job = sf::parse_job(kHead + "scalars: {smoke: {}}\ntexture: {period: 1}\n",
+                                      "job.yaml");
+  EXPECT_NO_THROW(sf::parse_steering(
+      "sources: {smoke: [{shape: sphere, center: [0.5, 0.5], radius: 0.1, value: 1}]}\n",
+      "now.yaml", job));
+  try {
+    sf::parse_steering(
+        "sources: {texture_a_x: [{shape: sphere, center: [0.5, 0.5], radius: 0.1, value: 1}]}\n",
+        "now.yaml", job);
+    ADD_FAILURE() << "a steering source on texture_a_x was accepted";
+  } catch (const JobError& error) {
+    EXPECT_NE(std::string(error.what()).find("now.yaml:1: sources.texture_a_x: is kept by the "
+                                             "solver"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(ConfigError, BuoyancyWithZeroCoefficientIgnoresItsScalar) {
   const JobConfig job = sf::parse_job(
       kHead + "forces:\n  buoyancy: {density: soot, temperature: heat, alpha: 0, beta: 0.0}\n",

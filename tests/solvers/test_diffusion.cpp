@@ -19,6 +19,7 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::max_error;
 using test::owned_box;
 using test::set_field;
 
@@ -44,31 +45,6 @@ std::unique_ptr<Problem> make_problem(int dim, std::array<long, 3> cells,
   EXPECT_EQ(problem->scalar.setup_scalar(problem->grid, "density"), 0);
   EXPECT_EQ(problem->velocity.setup_velocity(problem->grid), 0);
   return problem;
-}
-
-/// max over owned samples of |q - f(c, x, y, z)|, reduced over all ranks; samples where f is
-/// NaN are not compared.
-template <typename F>
-double max_error(const Field& field, F&& f) {
-  const Grid& grid = field.grid();
-  const PetscScalar* data;
-  ArrayView u;
-  EXPECT_EQ(VecGetArrayRead(field.global(), &data), 0);
-  EXPECT_EQ(grid.global_view(field.dm(), const_cast<PetscScalar*>(data), &u), 0);
-  double error = 0.0;
-  for (int c = 0; c < field.components(); ++c) {
-    const int s = field.stagger(c);
-    for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      const double want = f(c, grid.sample_position(0, i, s), grid.sample_position(1, j, s),
-                            grid.sample_position(2, k, s));
-      if (std::isnan(want)) return;  // a sample the caller does not check
-      error = std::max(error, std::abs(u(i, j, k, c) - want));
-    });
-  }
-  EXPECT_EQ(VecRestoreArrayRead(field.global(), &data), 0);
-  double result = 0.0;
-  MPI_Allreduce(&error, &result, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
-  return result;
 }
 
 SolverConfig tight() {

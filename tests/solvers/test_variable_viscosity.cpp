@@ -24,6 +24,7 @@ namespace {
 using test::all;
 using test::Boundaries;
 using test::face;
+using test::max_error;
 using test::owned_box;
 using test::set_field;
 
@@ -69,29 +70,6 @@ SolverConfig tight() {
   config.atol = 1e-50;
   config.max_iterations = 1000;
   return config;
-}
-
-/// max over owned samples of |u_c - f(c, x, y, z)| for the components f does not give NaN for,
-/// over all ranks of the grid's communicator.
-template <typename F>
-double max_error(const Field& field, F&& f) {
-  const Grid& grid = field.grid();
-  const PetscScalar* data;
-  ArrayView u;
-  EXPECT_EQ(VecGetArrayRead(field.global(), &data), 0);
-  EXPECT_EQ(grid.global_view(field.dm(), const_cast<PetscScalar*>(data), &u), 0);
-  double error = 0.0;
-  for (int c = 0; c < field.components(); ++c) {
-    const int s = field.stagger(c);
-    for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
-      const double want = f(c, grid.sample_position(0, i, s), grid.sample_position(1, j, s),
-                            grid.sample_position(2, k, s));
-      if (std::isnan(want)) return;
-      error = std::max(error, std::abs(u(i, j, k, c) - want));
-    });
-  }
-  EXPECT_EQ(VecRestoreArrayRead(field.global(), &data), 0);
-  return test::global_max(error, grid.comm());
 }
 
 /// sum over every owned face of u^2 (the kinetic energy times 2 / cell volume).

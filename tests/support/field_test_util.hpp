@@ -35,6 +35,31 @@ void set_field(Field& field, F&& f) {
   ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
 }
 
+/// max over owned samples of |q_c - f(c, x, y, z)| for the samples where f is not NaN (those the
+/// caller does not check), over all ranks of the grid's communicator. Collective.
+template <typename F>
+double max_error(const Field& field, F&& f) {
+  const Grid& grid = field.grid();
+  const PetscScalar* data;
+  ArrayView u;
+  EXPECT_EQ(VecGetArrayRead(field.global(), &data), 0);
+  EXPECT_EQ(grid.global_view(field.dm(), const_cast<PetscScalar*>(data), &u), 0);
+  double error = 0.0;
+  for (int c = 0; c < field.components(); ++c) {
+    const int s = field.stagger(c);
+    for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const double want = f(c, grid.sample_position(0, i, s), grid.sample_position(1, j, s),
+                            grid.sample_position(2, k, s));
+      if (std::isnan(want)) return;
+      error = std::max(error, std::abs(u(i, j, k, c) - want));
+    });
+  }
+  EXPECT_EQ(VecRestoreArrayRead(field.global(), &data), 0);
+  double result = 0.0;
+  MPI_Allreduce(&error, &result, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
+  return result;
+}
+
 /// The largest departure, over every owned face of every rank, of a 2D face velocity from the
 /// uniform flow (ux, 0): |u_x - ux| and |u_y|. Collective.
 inline double uniform_flow_departure(const Field& velocity, double ux) {
