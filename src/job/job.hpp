@@ -248,8 +248,9 @@ struct ForceRegion {
 ///   f_c = amplitude * s * n_c(x / scale, t / period)
 /// with s the named scalar (averaged onto the face) and n_c a smooth random field in [-1, 1]:
 /// values drawn at the nodes of a lattice of spacing `scale` in space and `period` in time,
-/// interpolated multilinearly between them, so the force does not depend on the step or on the
-/// ranks (each node's value is a hash of its global index and the seed).
+/// blended with Perlin's fade along each coordinate (density_noise.hpp), so the force does not
+/// depend on the step or on the ranks (each node's value is a hash of its global index and the
+/// seed).
 struct NoiseConfig {
   bool enabled = false;
   std::string scalar = "density";
