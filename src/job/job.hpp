@@ -384,10 +384,11 @@ struct DiagnosticsConfig {
   double reference_area = 0.0;
 };
 
-/// A liquid with a free surface (issue 15), tracked by a level set phi at cell centres: phi < 0
-/// in the liquid, |phi| the distance to its surface within a band about it. phi is advected with
-/// the scalars (one trace for all) and written, checkpointed and probed like them, under the
-/// name kLevelSetName; it has no diffusion, dissipation or sources.
+/// A liquid with a free surface (docs/design.md, "Liquids", which also says what it does not do
+/// yet), tracked by a level set phi at cell centres: phi < 0 in the liquid, |phi| the distance to
+/// its surface within a band about it. phi is advected with the scalars (one trace for all) and
+/// written, checkpointed and probed like them, under the name kLevelSetName; it has no
+/// diffusion, dissipation or sources.
 struct LiquidConfig {
   static constexpr const char* kLevelSetName = "phi";
   bool enabled = false;
