@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Runs of the solver with a deadline, for the CLI tests that drive it through mpiexec (sourced,
 # not run). The caller sets exe (the solver) and mpiexec.
 #

@@ -44,7 +44,7 @@ sweep() {  # sweep <rank> <k>: one run, the directory removed before that rank's
 complete() {  # complete <dir>: the run's output, all of it, in <dir>
   local f
   [ -s "$1/sweep.xmf" ] && [ -s "$1/sweep_steps.csv" ] && [ -s "$1/sweep_timings.json" ] &&
-    [ "$(ls "$1"/sweep_[0-9]*.h5 2>/dev/null | wc -l)" -eq 2 ] || return 1
+    [ "$(find "$1" -maxdepth 1 -name 'sweep_[0-9]*.h5' | wc -l)" -eq 2 ] || return 1
   for f in "$1"/sweep_[0-9]*.h5; do h5ls "$f" > /dev/null 2>&1 || return 1; done
 }
 
