@@ -25,8 +25,8 @@
 //   - At every step boundary, before it writes anything, and at its end, the run checks (on rank
 //     0: one fstat and one stat of each lock file and of the steps CSV, the verdict broadcast)
 //     that these are still the files at their paths. One removed or replaced stops the run with
-//     status 1, naming the file, without writing anything more; at the end, the frames this
-//     run wrote, its index and its timings must still be there too. It stops rather than lock
+//     status 1, naming the file, without writing anything more; at the end (not at a signal's
+//     stop), the frames this run wrote, its index and its timings must still be there too. It stops rather than lock
 //     a new file: since the removal another run may have taken the directory, and a run that
 //     cannot tell whether its files are still its own must neither write more nor end with 0.
 //     (The check alone could not protect a run: a step on a large grid takes minutes, and

@@ -762,9 +762,12 @@ PetscErrorCode Simulation::finish(double start, const char* reason, int first_fr
   if (in_situ_) PetscCall(in_situ_->finalize());
   PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, reason));
   // A run ends well only if what it announces is there: the frames it wrote, their index and
-  // its logs, and its directories still its own.
+  // its logs, and its directories still its own. A run stopped by a signal (first_frame < 0) is
+  // to be continued: only its lock, logs and index are checked, so that frames moved away
+  // meanwhile (archived, say) do not keep a requeued job from continuing.
   std::vector<std::string> written = {writer_.index_path(), log_.timings_path()};
-  for (int frame = first_frame; frame < writer_.frames_written(); ++frame)
+  for (int frame = std::max(first_frame, 0); first_frame >= 0 && frame < writer_.frames_written();
+       ++frame)
     written.push_back(writer_.frame_path(frame));
   PetscCall(lock_.check(grid_.comm(), written));
   PetscFunctionReturn(0);
@@ -857,7 +860,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
                             " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
                             signal_name(signal), step_, time_, job_->source.c_str()));
       if (interrupted) *interrupted = signal;
-      PetscCall(finish(start, signal_name(signal), first_frame));
+      PetscCall(finish(start, signal_name(signal), -1));
       PetscFunctionReturn(0);
     }
   }

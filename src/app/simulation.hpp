@@ -123,7 +123,8 @@ private:
   PetscErrorCode write_what_is_due(StepReport* report, int* signal);
   /// Ends the run: the in-situ pipelines, the run log (`reason`: "end" or the signal) and the
   /// timing table, for a run that started at MPI_Wtime `start`; then fails the run if a file it
-  /// wrote (frames from `first_frame` on, the index, the logs) or its lock is gone. Collective.
+  /// wrote (frames from `first_frame` on, none when it is negative, the index, the logs) or its
+  /// lock is gone. Collective.
   PetscErrorCode finish(double start, const char* reason, int first_frame);
   /// Stops the run with a message naming the field, the cell and when ("<when> <step>") if any
   /// value of the velocity, a scalar or the pressure is NaN or Inf, or, with dt > 0, a velocity
