@@ -11,11 +11,11 @@
 #     still refused with status 2 (the first run's steps CSV is locked too) and changes nothing;
 #     the first run then stops with status 1 at its next step, naming its lock file, and writes
 #     nothing more;
-#   - the lock file and the steps CSV both removed: a second run can take the directory (what is
-#     not guarded); the first run stops with status 1, saying its lock file was replaced and by
-#     whom, and leaves the second run's lock file alone;
-#   - the steps CSV removed under a running run: status 1 naming it; a frame removed before the
-#     run's end: status 1 naming the frame, not 0.
+#   - (at 2 ranks) the lock file and the steps CSV both removed: a second run can take the
+#     directory (what is not guarded); the first run stops with status 1, saying its lock file
+#     was replaced and by whom, and leaves the second run's lock file alone;
+#   - (at 2 ranks) the steps CSV removed under a running run: status 1 naming it; a frame
+#     removed before the run's end: status 1 naming the frame, not 0.
 # usage: output_lock_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2
@@ -169,6 +169,10 @@ for ranks in 2 4; do
   # Stopped anywhere in a step, it may finish that step's frame; none written before changes.
   check "lock file removed at $ranks ranks: the first run's frames are intact" \
     kept "$frames" "$(fingerprint "$out")"
+
+  # The cases below stop a run through the same check and broadcast as the one above, which has
+  # shown it at 4 ranks; at 2 ranks only, as 4 oversubscribed ranks are slow on a small machine.
+  [ "$ranks" = 2 ] || continue
 
   # The lock file and the steps CSV both removed: nothing is left to show that the first run is
   # alive, and a second run takes the directory. The first stops at its next step.
