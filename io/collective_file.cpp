@@ -157,10 +157,16 @@ PetscErrorCode make_directory(MPI_Comm comm, const std::string& path) {
   std::string reason;
   bool all_ok = false;
   PetscCall(on_rank_zero(comm, &reason, &all_ok, [&]() -> std::string {
-    std::error_code code;
-    std::filesystem::create_directories(path, code);
-    if (!code && std::filesystem::is_directory(path)) return "";
-    return code ? code.message() : "exists and is not a directory";
+    // Made again if it is removed between its creation and the check (nothing of the run is in
+    // it yet); a path that stays something else is an error.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::error_code code;
+      std::filesystem::create_directories(path, code);
+      if (code) return code.message();
+      if (std::filesystem::is_directory(path, code)) return "";
+      if (std::filesystem::exists(path, code)) return "exists and is not a directory";
+    }
+    return "it was removed as soon as it was made, three times";
   }));
   PetscCheck(all_ok, comm, PETSC_ERR_FILE_OPEN, "cannot create output directory '%s'%s%s",
              path.c_str(), reason.empty() ? "" : ": ", reason.c_str());

@@ -210,6 +210,45 @@ bool written_by_run(const std::string& file, const std::string& name) {
                               rest.compare(rest.size() - 4, 4, ".xmf") == 0));
 }
 
+/// Whether `path` still names the file open on `fd`.
+enum class Standing { Same, Removed, Replaced, Unknown };
+
+/// One fstat and one stat. *reason gets the system's word when the answer is Unknown.
+Standing standing(int fd, const std::string& path, std::string* reason = nullptr) {
+  struct stat open_file, at_path;
+  if (fstat(fd, &open_file) != 0) {
+    if (reason) *reason = std::strerror(errno);
+    return Standing::Unknown;
+  }
+  if (stat(path.c_str(), &at_path) != 0) {
+    // ESTALE: an NFS client's answer for a name in a directory removed by another host.
+    if (errno == ENOENT || errno == ENOTDIR || errno == ESTALE) return Standing::Removed;
+    if (reason) *reason = std::strerror(errno);
+    return Standing::Unknown;
+  }
+  return open_file.st_dev == at_path.st_dev && open_file.st_ino == at_path.st_ino
+             ? Standing::Same
+             : Standing::Replaced;
+}
+
+/// The process that holds a record lock on `path`, as "pid <n>", or "" when none does or there
+/// is no such file. A running run holds one on its steps CSV (OutputLock::watch).
+std::string lock_holder(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct flock probe = {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  const bool held = fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+  close(fd);
+  return held ? "pid " + std::to_string(probe.l_pid) : "";
+}
+
+/// The steps CSV of the run named `name` in `directory` (run_log.hpp writes it).
+std::string steps_csv(const std::string& directory, const std::string& name) {
+  return directory + "/" + name + "_steps.csv";
+}
+
 }  // namespace
 
 OutputLock::~OutputLock() { release(); }
@@ -218,12 +257,94 @@ void OutputLock::release() {
   for (Held& held : held_) {
     if (held.fd < 0) continue;
     // Removed while still locked, then closed: a run that opened the old file in between sees
-    // that it no longer is the file at the path, and starts over.
-    unlink(held.path.c_str());
+    // that it no longer is the file at the path, and starts over. A lock file that is no longer
+    // the one this run locked belongs to someone else (check() stopped the run): it stays.
+    if (standing(held.fd, held.path) == Standing::Same) unlink(held.path.c_str());
     close(held.fd);
     held.fd = -1;
   }
   held_.clear();
+  watched_.clear();
+}
+
+void OutputLock::watch(const std::string& path, int fd) {
+  if (fd < 0) return;
+  // Without record locks on this file system (ENOLCK) the file is still checked at every step
+  // boundary; only a second run's early refusal is lost.
+  struct flock lock = {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  (void)fcntl(fd, F_SETLK, &lock);
+  watched_.push_back({path, fd});
+}
+
+PetscErrorCode OutputLock::check(MPI_Comm comm, const std::vector<std::string>& written) {
+  PetscFunctionBeginUser;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  std::string problem;
+  if (rank == 0) {
+    constexpr const char* kStops = "; the run stops here and writes nothing more";
+    for (const Held& held : held_) {
+      std::string reason;
+      switch (standing(held.fd, held.path, &reason)) {
+        case Standing::Same: continue;
+        case Standing::Removed:
+          problem = "lock file '" + held.path + "' was removed while this run held it, so " +
+                    "another run of job '" + name_ + "' could take the directory and delete " +
+                    "this run's files" + kStops + " (continue it with --restart latest)";
+          break;
+        case Standing::Replaced: {
+          const int other = open(held.path.c_str(), O_RDONLY | O_CLOEXEC);
+          const std::string holder = other >= 0 ? read_all(other) : "";
+          if (other >= 0) close(other);
+          problem = "lock file '" + held.path + "' was replaced while this run held it (" +
+                    (holder.empty() ? std::string("by an unknown run") : "now " + holder) +
+                    "): another run may have taken the directory" + kStops;
+          break;
+        }
+        case Standing::Unknown:
+          problem = "cannot check lock file '" + held.path + "': " + reason + kStops;
+          break;
+      }
+      break;
+    }
+    for (const Held& file : watched_) {
+      if (!problem.empty()) break;
+      std::string reason;
+      switch (standing(file.fd, file.path, &reason)) {
+        case Standing::Same: continue;
+        case Standing::Removed:
+          problem = "'" + file.path + "' was removed while the run was writing it" + kStops;
+          break;
+        case Standing::Replaced:
+          problem = "'" + file.path + "' was replaced by another file while the run was " +
+                    "writing it" + kStops;
+          break;
+        case Standing::Unknown:
+          problem = "cannot check '" + file.path + "': " + reason + kStops;
+          break;
+      }
+    }
+    if (problem.empty()) {
+      std::vector<std::string> missing;
+      struct stat info;
+      for (const std::string& path : written)
+        if (stat(path.c_str(), &info) != 0) missing.push_back(path);
+      if (!missing.empty())
+        problem = "'" + missing.front() + "'" +
+                  (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) +
+                                            " more of this run's files were"
+                                      : " was") +
+                  " removed while the run went on; what it wrote is incomplete";
+    }
+  }
+  // One broadcast at every step boundary; the text follows only when something is wrong.
+  int length = static_cast<int>(problem.size());
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  if (length > 0) PetscCall(broadcast(comm, &problem));
+  PetscCheck(problem.empty(), comm, PETSC_ERR_FILE_WRITE, "%s", problem.c_str());
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode OutputLock::acquire(MPI_Comm comm, const std::vector<std::string>& directories,
@@ -253,8 +374,23 @@ PetscErrorCode OutputLock::acquire(MPI_Comm comm, const std::vector<std::string>
       held_.push_back({path, attempt.fd});
       if (!attempt.note.empty()) notes += "stablefluids: " + path + ": " + attempt.note + "\n";
     }
+    // The lock file may have been removed under a run that is still going (a user cleaning
+    // up): that run still holds its steps CSV, and its files are not ours to mix with or
+    // remove.
+    for (const std::string& directory : distinct(directories)) {
+      if (!refusal.empty()) break;
+      const std::string csv = steps_csv(directory, name);
+      const std::string holder = lock_holder(csv);
+      if (holder.empty()) continue;
+      busy = 1;
+      refusal = "directory '" + directory + "' is in use by another run of job '" + name +
+                "': its lock file " + directory + "/" + name + ".lock was missing or not held, " +
+                "but that run (" + holder + ") still writes " + csv + "; wait for that run to " +
+                "end, or give this one another name or output directory";
+    }
     if (!refusal.empty()) release();
   }
+  name_ = name;
   PetscCall(broadcast(comm, &refusal));
   PetscCallMPI(MPI_Bcast(&busy, 1, MPI_INT, 0, comm));
   // Another run holding the directory is the job's problem (status 2); a file system that will

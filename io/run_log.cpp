@@ -107,7 +107,7 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
   earlier_segments_.clear();
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
-  const std::string path = directory + "/" + name + "_steps.csv";
+  const std::string path = steps_path();
   const PetscInt resume_step = restarted ? span.first_step : -1;
   int ok = 1;
   std::string reason;
@@ -119,7 +119,7 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
         if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) &&
             std::stoll(line) <= resume_step)
           kept.push_back(line);
-      earlier_segments_ = segments_before(directory + "/" + name + "_timings.json", resume_step);
+      earlier_segments_ = segments_before(timings_path(), resume_step);
     }
     csv_ = std::fopen(path.c_str(), "w");
     if (csv_) {
@@ -311,7 +311,7 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
   }
   json << "\n  ],\n  \"job_total_seconds\": " << job_seconds
        << ",\n  \"job_steps_run\": " << job_steps << "\n}\n";
-  PetscCall(write_text_atomically(comm, directory_ + "/" + name_ + "_timings.json", json.str()));
+  PetscCall(write_text_atomically(comm, timings_path(), json.str()));
   PetscFunctionReturn(0);
 }
 

@@ -89,6 +89,13 @@ public:
   PetscErrorCode finish(const std::vector<StageTime>& stages, PetscInt last_step,
                         double total_seconds, const std::string& ended);
 
+  /// <directory>/<name>_steps.csv, which rank 0 keeps open from open() to the end of the run.
+  std::string steps_path() const { return directory_ + "/" + name_ + "_steps.csv"; }
+  /// The steps CSV's file descriptor on rank 0 (-1 elsewhere), for OutputLock::watch.
+  int steps_descriptor() const { return csv_ ? fileno(csv_) : -1; }
+  /// <directory>/<name>_timings.json, which finish() writes.
+  std::string timings_path() const { return directory_ + "/" + name_ + "_timings.json"; }
+
 private:
   const Grid* grid_ = nullptr;
   std::string directory_, name_;

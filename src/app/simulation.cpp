@@ -136,6 +136,8 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{step_, time_, job.time.end, job.output.progress_every},
                       restarted_, columns));
+  // The steps CSV stays open all run: a second record lock, and a file that must stay in place.
+  lock_.watch(log_.steps_path(), log_.steps_descriptor());
   const double before_in_situ = resident_bytes();
   PetscCall(make_in_situ(grid_, solids_, job, time_, restarted_, &in_situ_));
   if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
@@ -739,6 +741,8 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
 
 PetscErrorCode Simulation::write_what_is_due(StepReport* report, int* signal) {
   PetscFunctionBeginUser;
+  // Before anything is written at this boundary: the directories are still this run's.
+  PetscCall(lock_.check(grid_.comm()));
   PetscCall(run_in_situ(&report->insitu_seconds));
   // The frame and checkpoint this step owes, timed for the progress line: a step's honest
   // cost includes them.
@@ -753,10 +757,19 @@ PetscErrorCode Simulation::write_what_is_due(StepReport* report, int* signal) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Simulation::finish(double start, const char* reason) {
+PetscErrorCode Simulation::finish(double start, const char* reason, int first_frame) {
   PetscFunctionBeginUser;
   if (in_situ_) PetscCall(in_situ_->finalize());
   PetscCall(log_.finish(timers_.times(), step_, MPI_Wtime() - start, reason));
+  // A run ends well only if what it announces is there: the frames it wrote, their index and
+  // its logs, and its directories still its own. A run stopped by a signal (first_frame < 0) is
+  // to be continued: only its lock, logs and index are checked, so that frames moved away
+  // meanwhile (archived, say) do not keep a requeued job from continuing.
+  std::vector<std::string> written = {writer_.index_path(), log_.timings_path()};
+  for (int frame = std::max(first_frame, 0); first_frame >= 0 && frame < writer_.frames_written();
+       ++frame)
+    written.push_back(writer_.frame_path(frame));
+  PetscCall(lock_.check(grid_.comm(), written));
   PetscFunctionReturn(0);
 }
 
@@ -796,6 +809,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
   PetscFunctionBeginUser;
   if (interrupted) *interrupted = 0;
   const double start = MPI_Wtime();
+  const int first_frame = writer_.frames_written();  // frames of an earlier segment come before
   if (!restarted_) {
     if (schedule_.initial_frame_due()) PetscCall(write_frame());
     double seconds;
@@ -846,7 +860,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
                             " at t = %.9g. Continue with: stablefluids %s --restart latest\n",
                             signal_name(signal), step_, time_, job_->source.c_str()));
       if (interrupted) *interrupted = signal;
-      PetscCall(finish(start, signal_name(signal)));
+      PetscCall(finish(start, signal_name(signal), -1));
       PetscFunctionReturn(0);
     }
   }
@@ -864,7 +878,7 @@ PetscErrorCode Simulation::run(int* interrupted) {
     std::string path;
     PetscCall(write_checkpoint(&path));  // so the run can be continued to a later end time
   }
-  PetscCall(finish(start, steady ? "steady" : "end"));
+  PetscCall(finish(start, steady ? "steady" : "end", first_frame));
   // Formatted here, not by PetscPrintf: PETSc appends a '.' to a %g that prints as an integer
   // ("t = 2."), which reads like a typo in the line a user checks first.
   char end_time[32];

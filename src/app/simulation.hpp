@@ -115,14 +115,18 @@ private:
   /// Hands the state to the in-situ analysis if the schedule says it is due now; `seconds` is
   /// the time it took (0 when nothing was due). Collective.
   PetscErrorCode run_in_situ(double* seconds);
-  /// After a step: the in-situ analysis, the frame and the checkpoint the schedule says are due,
+  /// After a step: first the output lock's check (OutputLock::check: the run stops if its lock
+  /// file or steps CSV was removed or replaced), then the in-situ analysis, the frame and the
+  /// checkpoint the schedule says are due,
   /// each asked just before it is done (so a deadline or a signal during the frame counts at
   /// this boundary); their times go into `report`, and *signal is the signal that stops the run,
   /// or 0. Collective.
   PetscErrorCode write_what_is_due(StepReport* report, int* signal);
   /// Ends the run: the in-situ pipelines, the run log (`reason`: "end" or the signal) and the
-  /// timing table, for a run that started at MPI_Wtime `start`. Collective.
-  PetscErrorCode finish(double start, const char* reason);
+  /// timing table, for a run that started at MPI_Wtime `start`; then fails the run if a file it
+  /// wrote (frames from `first_frame` on, none when it is negative, the index, the logs) or its
+  /// lock is gone. Collective.
+  PetscErrorCode finish(double start, const char* reason, int first_frame);
   /// Stops the run with a message naming the field, the cell and when ("<when> <step>") if any
   /// value of the velocity, a scalar or the pressure is NaN or Inf, or, with dt > 0, a velocity
   /// would carry a departure point more than kMaxDepartureDomains domain lengths in a step of

@@ -4,9 +4,12 @@
 #   - the output directory is removed while the run goes on;
 #   - frames fill a tiny tmpfs (no space left);
 #   - a checkpoint does not fit on a tiny tmpfs: the previous checkpoint survives and restarts.
+# (vanish_sweep_cli.sh removes the directory at every moment of a run in turn.)
 # The tmpfs cases need permission to mount (root, as on the project's machines and CI); where
 # that is refused the script fails rather than pretend, unless STABLEFLUIDS_NO_TMPFS=1 says the
 # machine cannot.
+# Every run has a deadline (run_guard.sh); one that passes it is reported as a hang, with the
+# stack of every rank, and killed, so the script always ends.
 # usage: disk_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$1 mpiexec=$2
@@ -37,10 +40,7 @@ checkpoint: $3
 YAML
 }
 
-run() {  # run <log> <args...>: 2 ranks with a hang guard; returns the exit status
-  local log=$1; shift
-  timeout 120 "$mpiexec" -n 2 --oversubscribe "$exe" "$@" > "$log" 2>&1
-}
+source "$tests/run_guard.sh"
 
 frames_readable() {  # every final-named frame in <dir> opens
   local f
@@ -50,27 +50,32 @@ frames_readable() {  # every final-named frame in <dir> opens
 }
 
 # 1. The output directory disappears mid-run. It is removed once the fourth frame is there (the
-# wait is generous: on a loaded machine the start alone can take seconds); the next write into
-# it is a frame, or the index if the removal fell between a frame and its index.
+# wait is generous: on a loaded machine the start alone can take seconds). The run notices at
+# its next step boundary, where it finds its lock file gone (run_lock.hpp), or, when the removal
+# falls inside a write, in that frame or in the index.
 # The run is long enough (end 1000) that it cannot finish between the fourth frame and the
 # removal, however late this script gets to it: on a loaded 16-core machine the 50 steps of the
 # other cases once did, and the run ended with 0.
 job vanish "$work/vanish" "{every_steps: 0}"
 sed -i 's/^time: {dt: 0.02, end: 1.0}/time: {dt: 0.02, end: 1000}/' "$work/vanish.yaml"
-timeout 120 "$mpiexec" -n 2 --oversubscribe "$exe" "$work/vanish.yaml" > vanish.log 2>&1 &
+"$mpiexec" -n 2 --oversubscribe "$exe" "$work/vanish.yaml" > vanish.log 2>&1 &
 pid=$!
-for _ in $(seq 1200); do [ -e "$work/vanish/vanish_000003.h5" ] && break; sleep 0.05; done
+start=$SECONDS
+until [ -e "$work/vanish/vanish_000003.h5" ] || ! kill -0 "$pid" 2>/dev/null ||
+  [ $((SECONDS - start)) -ge "$deadline" ]; do
+  sleep 0.05
+done
 check "removed directory: the run got to its fourth frame first" test -e "$work/vanish/vanish_000003.h5"
 # Renamed away first, then deleted: a plain `rm -rf` races with the run, which may create the next
 # frame's temporary file between rm's listing and its rmdir; rm then fails with "Directory not
 # empty", the directory stays and the run goes on to the timeout (the CI failure of 2026-11-23).
 mv "$work/vanish" "$work/vanish.removed"
 rm -rf "$work/vanish.removed"
-wait "$pid"
+guard "$pid" "$work/vanish.yaml"
 status=$?
 check "removed directory: the run fails (status $status)" test "$status" -eq 1
 check "removed directory: the message names the file" \
-  grep -qE "cannot (create|write) output frame '$work/vanish/vanish_0000[0-9]{2}.h5|cannot write '$work/vanish/vanish.xmf'" vanish.log
+  grep -qE "lock file '$work/vanish/vanish.lock' was removed while this run held it|cannot (create|write) output frame '$work/vanish/vanish_0000[0-9]{2}.h5|cannot write '$work/vanish/vanish.xmf'" vanish.log
 
 tiny() {  # tiny <dir> <size>: mount a tmpfs of that size
   mkdir -p "$1" && mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null && mounts+=("$1")
@@ -102,7 +107,9 @@ if tiny "$work/full" 5m && tiny "$work/small_checkpoints" 1700k; then
   check "checkpoint on a full disk: the previous checkpoint is intact" \
     bash -c "[ -n '$survivor' ] && h5ls '$survivor' > /dev/null"
   sed -i "s|^checkpoint: .*|checkpoint: {directory: $work/small_checkpoints, every_steps: 0}|" ckpt.yaml
-  run restart.log "$work/ckpt.yaml" --restart latest
+  # A few steps past the checkpoint (step 2) show that it restarts; the job's 50 steps of 32^3
+  # took minutes on a loaded 2-core machine.
+  run restart.log "$work/ckpt.yaml" --restart latest --set time.end=0.1
   check "checkpoint on a full disk: the run restarts from it" test $? -eq 0
 elif [ "${STABLEFLUIDS_NO_TMPFS:-0}" = 1 ]; then
   echo "disk_cli: no tmpfs here (STABLEFLUIDS_NO_TMPFS=1): the full-disk cases did not run"

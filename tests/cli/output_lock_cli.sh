@@ -6,7 +6,16 @@
 #   - a lock left by a run killed with SIGKILL is recognised as stale and taken over by
 #     --restart latest, which says so and finishes the run;
 #   - a new run (no --restart) over the output of a finished one is refused with status 2 and
-#     leaves every file as it was; with output.overwrite: true it replaces that output.
+#     leaves every file as it was; with output.overwrite: true it replaces that output;
+#   - the lock file removed under a running run: a second run with output.overwrite: true is
+#     still refused with status 2 (the first run's steps CSV is locked too) and changes nothing;
+#     the first run then stops with status 1 at its next step, naming its lock file, and writes
+#     nothing more;
+#   - (at 2 ranks) the lock file and the steps CSV both removed: a second run can take the
+#     directory (what is not guarded); the first run stops with status 1, saying its lock file
+#     was replaced and by whom, and leaves the second run's lock file alone;
+#   - (at 2 ranks) the steps CSV removed under a running run: status 1 naming it; a frame
+#     removed before the run's end: status 1 naming the frame, not 0.
 # usage: output_lock_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") mpiexec=$2
@@ -37,6 +46,9 @@ job() {
 fingerprint() {  # fingerprint <dir...>: names and checksums of every file, sorted
   find "$@" -type f -print0 | sort -z | xargs -0 -r md5sum
 }
+
+# kept <before> <now>: every line of the fingerprint <before> is in the fingerprint <now>.
+kept() { [ -z "$(comm -23 <(sort <<< "$1") <(sort <<< "$2"))" ]; }
 
 # The PID of the rank-0 process of the run recorded in the lock file <file>.
 holder_pid() { sed -n 's/.* pid=\([0-9]*\) .*/\1/p' "$1"; }
@@ -127,6 +139,109 @@ for ranks in 2 4; do
     test "$frames" -eq 3
   check "overwrite at $ranks ranks: the steps CSV is the new run's (20 steps)" \
     test "$(steps_logged "$out/flow_steps.csv")" -eq 20
+
+  # The lock file removed under a running run. The run is stopped (SIGSTOP) while the lock file
+  # goes and a second run tries, so that the second one certainly meets it still running.
+  out=$work/gone_$ranks lock=$work/gone_$ranks/flow.lock
+  mkdir -p "$out"
+  job "gone_$ranks" flow "$out" "$out" 1000
+  job "gone_overwrite_$ranks" flow "$out" "$out" 1000 \
+    "output: {directory: $out, interval: 0.02, overwrite: true}"
+  sed -i '0,/^output:/{/^output:/d}' "$work/gone_overwrite_$ranks.yaml"
+  run_ranks "gone_$ranks" "$ranks" "$work/gone_$ranks.yaml"
+  gone=$pid
+  wait_for_steps "$out/flow_steps.csv" 12
+  holder=$(holder_pid "$lock")
+  signal_ranks STOP "gone_$ranks"
+  rm "$lock"
+  before=$(fingerprint "$out")
+  case_ "gone_overwrite_$ranks" "$ranks" 2 \
+    "^stablefluids: error: directory '$out' is in use by another run of job 'flow': its lock file $lock was missing or not held, but that run \(pid $holder\) still writes $out/flow_steps.csv; wait for that run to end" \
+    "$work/gone_overwrite_$ranks.yaml"
+  check "lock file removed at $ranks ranks: the refused run changed no file" \
+    test "$before" = "$(fingerprint "$out")"
+  check "lock file removed at $ranks ranks: the refused run left no lock file" test ! -e "$lock"
+  frames=$(fingerprint "$out" | grep -E '_[0-9]{6}\.h5$')
+  signal_ranks CONT "gone_$ranks"
+  wait "$gone"
+  expect "gone_$ranks" "$ranks" 1 \
+    "^stablefluids: error: lock file '$lock' was removed while this run held it, so another run of job 'flow' could take the directory and delete this run's files; the run stops here and writes nothing more"
+  # Stopped anywhere in a step, it may finish that step's frame; none written before changes.
+  check "lock file removed at $ranks ranks: the first run's frames are intact" \
+    kept "$frames" "$(fingerprint "$out")"
+
+  # The cases below stop a run through the same check and broadcast as the one above, which has
+  # shown it at 4 ranks; at 2 ranks only, as 4 oversubscribed ranks are slow on a small machine.
+  [ "$ranks" = 2 ] || continue
+
+  # The lock file and the steps CSV both removed: nothing is left to show that the first run is
+  # alive, and a second run takes the directory. The first stops at its next step.
+  out=$work/taken_$ranks lock=$work/taken_$ranks/flow.lock
+  mkdir -p "$out"
+  job "taken_$ranks" flow "$out" "$out" 1000
+  job "taker_$ranks" flow "$out" "$out" 1000 \
+    "output: {directory: $out, interval: 0.02, overwrite: true}"
+  sed -i '0,/^output:/{/^output:/d}' "$work/taker_$ranks.yaml"
+  run_ranks "taken_$ranks" "$ranks" "$work/taken_$ranks.yaml"
+  taken=$pid
+  wait_for_steps "$out/flow_steps.csv" 12
+  signal_ranks STOP "taken_$ranks"
+  rm "$lock" "$out/flow_steps.csv"
+  run_ranks "taker_$ranks" "$ranks" "$work/taker_$ranks.yaml"
+  taker=$pid
+  wait_for_steps "$out/flow_steps.csv" 3
+  new_holder=$(holder_pid "$lock")
+  signal_ranks CONT "taken_$ranks"
+  wait "$taken"
+  expect "taken_$ranks" "$ranks" 1 \
+    "^stablefluids: error: lock file '$lock' was replaced while this run held it \(now host=$(hostname) pid=$new_holder .*job=$work/taker_$ranks.yaml\): another run may have taken the directory; the run stops here"
+  check "lock file taken at $ranks ranks: the second run's lock file is still there" \
+    test "$(holder_pid "$lock")" = "$new_holder"
+  check "lock file taken at $ranks ranks: the second run goes on" kill -0 "$taker"
+  signal_ranks TERM "taker_$ranks"
+  wait "$taker"
+  expect "taker_$ranks" "$ranks" 3
+
+  # The steps CSV removed under a running run.
+  out=$work/csv_$ranks
+  mkdir -p "$out"
+  job "csv_$ranks" flow "$out" "$out" 1000
+  run_ranks "csv_$ranks" "$ranks" "$work/csv_$ranks.yaml"
+  csv=$pid
+  wait_for_steps "$out/flow_steps.csv" 5
+  rm "$out/flow_steps.csv"
+  wait "$csv"
+  expect "csv_$ranks" "$ranks" 1 \
+    "^stablefluids: error: '$out/flow_steps.csv' was removed while the run was writing it; the run stops here and writes nothing more"
+  check "steps CSV removed at $ranks ranks: the lock file is released" test ! -e "$out/flow.lock"
+
+  # A frame removed before the run's end: the run ends with 1, naming it, not with 0. The run is
+  # stopped (SIGSTOP) while its first frame goes, which must happen before its end: a run that
+  # got there first is tried again ten times as long (a fast machine does a few hundred steps
+  # of this job per second; a loaded one, a few).
+  caught=0
+  for end in 0.1 1 10; do
+    out=$work/frame_${ranks}_$end
+    mkdir -p "$out"
+    job "frame_$ranks" flow "$out" "$out" "$end"
+    run_ranks "frame_$ranks" "$ranks" "$work/frame_$ranks.yaml"
+    ended=$pid
+    for _ in $(seq 1200); do [ -e "$out/flow_000000.h5" ] && break; sleep 0.05; done
+    signal_ranks STOP "frame_$ranks"
+    if kill -0 "$ended" 2> /dev/null && ! compgen -G "$work/frame_$ranks/status.*" > /dev/null
+    then
+      caught=1
+      break
+    fi
+    signal_ranks CONT "frame_$ranks"
+    wait "$ended"
+  done
+  check "frame removed at $ranks ranks: the run was caught before its end" test "$caught" = 1
+  rm "$out/flow_000000.h5"
+  signal_ranks CONT "frame_$ranks"
+  wait "$ended"
+  expect "frame_$ranks" "$ranks" 1 \
+    "^stablefluids: error: '$out/flow_000000.h5' was removed while the run went on"
 done
 
 echo "output_lock_cli: $passed passed, $failed failed"
