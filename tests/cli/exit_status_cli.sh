@@ -13,7 +13,8 @@
 # denied, named as such), an unreadable checkpoint given to --restart, a halo wider than a rank's
 # slab and a grid that cannot be divided among the ranks (status 2), a malformed job (2), a
 # floating body that reaches the floor during the run (1) or starts against it (2), and SIGTERM
-# delivered to every rank (3); and a frame, a checkpoint or a restart's checkpoint that one
+# delivered to every rank (3); a valid job that must run to its end (0) where a false NaN once
+# stopped it; and a frame, a checkpoint or a restart's checkpoint that one
 # rank cannot open while rank 0 can (a file removed between their opens, as refuse_open.c makes
 # it happen on purpose: with Open MPI's OMPIO the collective open then succeeded on rank 0 alone,
 # which left rank 0 in HDF5's next collective call and the others in ours, for ever; the solver
@@ -84,6 +85,13 @@ YAML
 }
 body_job sinking 0.2
 body_job on_floor 0.1
+# A valid job that once stopped with a false "NaN in dye": the monotone cubic's slope ratios
+# overflowed where the dye had decayed to subnormal values beside normal ones. It runs to its end.
+jobs_dir=$(cd "$tests/../../jobs" && pwd)
+subnormal_dye=("$jobs_dir/taylor_green_2d.yaml" --set "grid.cells=[32, 32]" --set grid.halo=2
+               --set advection.interpolation=monotone_cubic --set time.dt=1e-6
+               --set time.end=4e-5 --set "output.directory=$work/out_subnormal_dye"
+               --set output.overwrite=true)
 
 # Root passes every permission check: the permission case runs as nobody where it can (the
 # whole job, mpiexec included: ranks of another user than mpiexec's cannot start).
@@ -186,6 +194,13 @@ check "sinking at 3 ranks: stopped during the run, after steps were taken" \
 case_ on_floor_3 3 2 \
   "^stablefluids: error: floating obstacle 0 starts next to the y lower side of the domain" \
   "$work/on_floor.yaml"
+
+# The valid job that once stopped with a false NaN, on 1 and 2 ranks: done (0), nothing on stderr.
+for ranks in 1 2; do
+  case_ "subnormal_dye_$ranks" "$ranks" 0 "" "${subnormal_dye[@]}"
+  check "subnormal dye at $ranks ranks: reached the end" \
+    grep -q "reached t = 4e-05 after 40 steps" "$work/subnormal_dye_$ranks/output/1/rank.0/stdout"
+done
 
 # A grid that PETSc cannot divide among 8 ranks at all.
 case_ too_fine_8 8 2 "^stablefluids: error: a grid of 2 x 2 x 1 cells cannot be divided among 8 ranks" \
