@@ -72,9 +72,16 @@ sf_build() {
       -DSTABLEFLUIDS_CATALYST=ON > "$sf_build_dir.cmake.log" 2>&1 ||
       { sf_log "cmake configuration failed, see $sf_build_dir.cmake.log"; return 1; }
   fi
-  cmake --build "$sf_build_dir" -j "${STABLEFLUIDS_JOBS:-$(nproc)}" 2>&1 |
-    grep -v -E '^\[ *[0-9]+%\]|^Consolidate compiler|^Scanning dependencies' || true
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { sf_log "build failed"; return 1; }
+  # The progress lines are filtered out and everything else, the compiler's errors included, is
+  # shown. The build's own status decides: pipefail (set in a subshell, whatever the caller's
+  # options) makes the pipeline fail when the build does, and the filter cannot make it fail
+  # otherwise, since a build that prints only progress leaves grep nothing to print.
+  if ! (set -o pipefail
+        cmake --build "$sf_build_dir" -j "${STABLEFLUIDS_JOBS:-$(nproc)}" 2>&1 |
+          { grep -v -E '^\[ *[0-9]+%\]|^Consolidate compiler|^Scanning dependencies' || true; }); then
+    sf_log "build failed; the compiler's messages are above"
+    return 1
+  fi
 }
 
 # Open MPI refuses to start as root unless both variables are set, and refuses more ranks than

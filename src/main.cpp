@@ -6,8 +6,9 @@
 // line override those the job carries (petsc_options:).
 //
 // Exit status, the same on every rank (errors.hpp): 0 done; 1 the run failed (a NaN, a solver
-// that diverged, a failed write or read; the message says which); 2 the job, the command line or
-// the rank count cannot be run; 3 stopped by SIGTERM, SIGINT or SIGUSR1 after writing a
+// that diverged, a failed write or read, a floating body that reached a wall, any error PETSc
+// raises itself; the message says which); 2 the job, the command line or the rank count cannot
+// be run, found before the first step; 3 stopped by SIGTERM, SIGINT or SIGUSR1 after writing a
 // checkpoint (continue with --restart latest).
 #include <petscsys.h>
 
@@ -64,29 +65,21 @@ int run_job(const sf::CommandLine& line, int* argc, char*** argv) {
   return interrupted ? sf::kExitInterrupted : sf::kExitDone;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (sf::prepare_process() != 0) return sf::kExitFailed;
-  sf::record_command_line(argc, argv);
-  // Our own arguments (the job, --restart, --set, --help, --version) are taken out first: PETSc
-  // would read a job file after an option as that option's value.
-  const sf::CommandLine line = sf::parse_command_line(argc, argv);
-  std::vector<char*> petsc_argv;
-  for (const std::string& arg : line.petsc_arguments) petsc_argv.push_back(const_cast<char*>(arg.c_str()));
-  petsc_argv.push_back(nullptr);
-  int petsc_argc = static_cast<int>(petsc_argv.size()) - 1;
-  char** petsc_args = petsc_argv.data();
-  PetscCall(PetscInitialize(&petsc_argc, &petsc_args, nullptr, sf::command_line_help()));
-  PetscCall(sf::install_error_handling());
-  int status = sf::kExitDone;
+/// What main() does between PetscInitialize and PetscFinalize; the exit status in *status. A
+/// PETSc call that fails here (a print, say) returns its code, which main() settles as a failure.
+PetscErrorCode dispatch(const sf::CommandLine& line, bool cpu_supported, int* argc, char*** argv,
+                        int* status) {
+  PetscFunctionBeginUser;
+  *status = sf::kExitDone;
   PetscBool petsc_help = PETSC_FALSE;
   PetscCall(PetscOptionsHasName(nullptr, nullptr, "-help", &petsc_help));
-  if (!line.error.empty()) {
+  if (const PetscErrorCode code = sf::agree_on_cpu(PETSC_COMM_WORLD, cpu_supported)) {
+    *status = sf::settle_failure(code);
+  } else if (!line.error.empty()) {
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
                            "stablefluids: error: %s (stablefluids --help lists the options)\n",
                            line.error.c_str()));
-    status = sf::kExitBadJob;
+    *status = sf::kExitBadJob;
   } else if (line.help) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", sf::command_line_help()));
   } else if (line.version) {
@@ -100,11 +93,47 @@ int main(int argc, char** argv) {
                              "usage: mpiexec -n <ranks> stablefluids <job.yaml> "
                              "[--restart <checkpoint.h5|latest>] [--set <key>=<value>]... "
                              "[PETSc options]\n(stablefluids --help says more)\n"));
-      status = sf::kExitBadJob;
+      *status = sf::kExitBadJob;
     }
   } else {
-    status = run_job(line, &petsc_argc, &petsc_args);
+    *status = run_job(line, argc, argv);
   }
-  PetscCall(PetscFinalize());
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+// Every way out of main() gives one of the documented statuses (errors.hpp), never a PETSc error
+// code: PETSc's own failures, in its start-up or its finalisation included, exit 1.
+int main(int argc, char** argv) {
+  if (sf::prepare_process() != 0) return sf::kExitFailed;
+  // On a CPU without the instructions this build was compiled for, as little of our own code as
+  // can be runs before every rank has started and they agree to stop: PETSc gets the arguments
+  // as they are (it skips what is not an option), and our own are not read.
+  const bool cpu_supported = sf::cpu_supported();
+  std::vector<char*> petsc_argv;
+  sf::CommandLine line;
+  if (cpu_supported) {
+    sf::record_command_line(argc, argv);
+    // Our own arguments (the job, --restart, --set, --help, --version) are taken out first:
+    // PETSc would read a job file after an option as that option's value.
+    line = sf::parse_command_line(argc, argv);
+    for (const std::string& arg : line.petsc_arguments)
+      petsc_argv.push_back(const_cast<char*>(arg.c_str()));
+  } else {
+    petsc_argv.assign(argv, argv + argc);
+  }
+  petsc_argv.push_back(nullptr);
+  int petsc_argc = static_cast<int>(petsc_argv.size()) - 1;
+  char** petsc_args = petsc_argv.data();
+  // PETSc prints why it could not start (an -options_file that does not open, say); every rank
+  // reads the same options, so every rank gets here.
+  if (PetscInitialize(&petsc_argc, &petsc_args, nullptr, sf::command_line_help()) != 0)
+    return sf::kExitFailed;
+  int status = sf::kExitDone;
+  PetscErrorCode code = sf::install_error_handling();
+  if (!code) code = dispatch(line, cpu_supported, &petsc_argc, &petsc_args, &status);
+  if (code) status = sf::settle_failure(code);
+  if (PetscFinalize() != 0 && status == sf::kExitDone) status = sf::kExitFailed;
   return status;
 }

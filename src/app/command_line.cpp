@@ -204,9 +204,10 @@ const char* command_line_help() {
       "  petsc_options PETSc options carried by the job\n"
       "\n"
       "exit status, the same on every rank: 0 done; 1 the run failed (NaN/Inf, a solver that\n"
-      "diverged, a failed write or read); 2 the job, the command line or the rank count cannot\n"
-      "be run; 3 stopped by SIGTERM, SIGINT or SIGUSR1 after writing a checkpoint (continue with\n"
-      "--restart latest).\n";
+      "diverged, a failed write or read, a floating body that reached a wall, an error of PETSc\n"
+      "or of a library, a CPU without the instructions of this build); 2 the job, the command\n"
+      "line or the rank count cannot be run (found before the first step); 3 stopped by\n"
+      "SIGTERM, SIGINT or SIGUSR1 after writing a checkpoint (continue with --restart latest).\n";
 }
 
 }  // namespace sf

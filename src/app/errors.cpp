@@ -62,20 +62,33 @@ PetscErrorCode handle_error(MPI_Comm comm, int line, const char* function, const
 
 }  // namespace
 
-PetscErrorCode prepare_process() {
+bool cpu_supported() {
 #if defined(__x86_64__) && defined(__AVX2__)
   // Built for x86-64-v3 (STABLEFLUIDS_ARCH): on a CPU without it the first AVX2 instruction
   // would end the process with SIGILL and no word of why.
   __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-      !__builtin_cpu_supports("bmi2")) {
-    std::fprintf(stderr,
-                 "stablefluids: error: this CPU lacks AVX2, FMA or BMI2, which this build "
-                 "requires; rebuild with -DSTABLEFLUIDS_ARCH= (empty) for the compiler's "
-                 "default target\n");
-    return PETSC_ERR_SUP_SYS;
-  }
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("bmi2");
+#else
+  return true;
 #endif
+}
+
+PetscErrorCode agree_on_cpu(MPI_Comm comm, bool supported) {
+  PetscFunctionBeginUser;
+  // Rule 1: the ranks count those without the instructions, and all of them raise the same
+  // error, which rank 0 alone prints, rather than every rank its own copy of it.
+  int lacking = supported ? 0 : 1, ranks = 1;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &lacking, 1, MPI_INT, MPI_SUM, comm));
+  PetscCallMPI(MPI_Comm_size(comm, &ranks));
+  PetscCheck(lacking == 0, comm, PETSC_ERR_SUP_SYS,
+             "the CPU of %d of the %d ranks lacks AVX2, FMA or BMI2, which this build requires; "
+             "rebuild with -DSTABLEFLUIDS_ARCH= (empty) for the compiler's default target",
+             lacking, ranks);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode prepare_process() {
   install_signal_handlers();
   // Before MPI starts: hwloc's GL component would connect to X displays :0 to :9 (looking for
   // GPUs) while MPI_Init builds the topology, and Xlib ends the process ("XIO: fatal IO error")

@@ -20,9 +20,13 @@
 //    of rule 2 on one rank, or a bug), no collective can reach it any more; the failed rank then
 //    aborts the whole job with MPI_Abort rather than leave it hanging.
 //
-// Exit statuses (README "What stops a run"): 0 done; 1 the run failed; 2 the job, the command
-// line or the rank count cannot be run (found before the first step); 3 stopped by a signal
-// after writing a checkpoint.
+// Exit statuses (README "What stops a run"): 0 done; 1 the run failed (anything found once the
+// steps are under way, any error PETSc, MPI or HDF5 raise themselves, an exception, a CPU without
+// the build's instructions); 2 the job, the command line or the rank count cannot be run, found
+// before the first step and raised with the project's own code kErrorBadJob (error_codes.hpp),
+// the only code that maps to 2; 3 stopped by a signal after writing a checkpoint. A rank that the
+// others leave waiting aborts the job (rule 3): mpiexec then exits with that rank's status, or
+// with its own where the launcher replaces it.
 #pragma once
 
 #include <petscsys.h>
@@ -41,6 +45,16 @@ constexpr int kExitInterrupted = 3;
 /// Agreed failures meet at once; the wait only matters when a rank failed alone.
 constexpr double kFailureAgreementSeconds = 5.0;
 
+/// Whether this CPU has the instructions the build was compiled for (STABLEFLUIDS_ARCH, x86-64-v3
+/// by default: AVX2, FMA and BMI2); always true for a build for the compiler's default target.
+/// main() asks first, and on a CPU without them runs none of its own code before the ranks have
+/// agreed to stop (agree_on_cpu).
+bool cpu_supported();
+
+/// Collective: raises PETSC_ERR_SUP_SYS on every rank of `comm`, naming how many ranks lack the
+/// instructions, if any rank's `supported` is false; printed once, by rank 0 (rule 1).
+PetscErrorCode agree_on_cpu(MPI_Comm comm, bool supported);
+
 /// Before PetscInitialize: installs the scheduler-signal handlers (signals.hpp) and tells PETSc
 /// not to install its own, whose SIGTERM handler aborts the job and whose removal in
 /// PetscFinalize would reset SIGTERM to its default (a rank still finishing when mpiexec
@@ -53,7 +67,9 @@ PetscErrorCode prepare_process();
 PetscErrorCode install_error_handling();
 
 /// Rule 3: the exit status for a failure with error code `code` on this rank (kExitBadJob for
-/// kErrorBadJob, else kExitFailed), once every rank has failed; or, when the other ranks do not
+/// kErrorBadJob alone, kExitFailed for every other code, PETSc's PETSC_ERR_USER_INPUT included:
+/// PETSc cannot say whether its input came from the job), once every rank has failed, the
+/// largest status of all ranks; or, when the other ranks do not
 /// fail within kFailureAgreementSeconds, aborts the job. `code` 0 with `bad_job` set is a
 /// JobError (an exception, not a PETSc error).
 int settle_failure(PetscErrorCode code, bool bad_job = false);

@@ -26,7 +26,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   if (bodies_.any()) {
     // Placed about their centres of mass, with their start velocities.
     PetscCall(solids_.move_to(time_));
-    PetscCall(bodies_.check_clear());
+    PetscCall(bodies_.check_clear(true));
   }
   PetscCall(velocity_.setup_velocity(grid_));
   velocity_.set_time(time_);  // inflows that vary in time (a restart sets its own time)
@@ -425,7 +425,7 @@ void Simulation::build_step() {
     // Floating bodies move over the step at the velocity they have (floating_bodies.hpp).
     bodies_.advance(dt);
     PetscCall(solids_.move_to(step_end(dt)));
-    PetscCall(bodies_.check_clear());
+    PetscCall(bodies_.check_clear(false));
     PetscCall(solids_.hold_solid_faces(velocity_));
     // No cell changed on any rank (version() is the same on all): nothing to fill.
     if (solids_.version() != before)

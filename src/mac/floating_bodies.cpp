@@ -340,7 +340,7 @@ void FloatingBodies::velocity(size_t b, double q[kDofs]) const {
   }
 }
 
-PetscErrorCode FloatingBodies::check_clear() const {
+PetscErrorCode FloatingBodies::check_clear(bool at_start) const {
   PetscFunctionBeginUser;
   if (bodies_.empty()) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
@@ -375,15 +375,19 @@ PetscErrorCode FloatingBodies::check_clear() const {
   static const char* const kSides[3][2] = {{"x lower", "x upper"}, {"y lower", "y upper"},
                                            {"z lower", "z upper"}};
   const int body = first / (6 + others), what = first % (6 + others);
+  // Exit status 2 says the job cannot run as given, found before the first step; a contact the
+  // bodies' motion led to is a failure of the run (status 1), as a NaN would be.
+  const PetscErrorCode code = at_start ? kErrorBadJob : PETSC_ERR_SUP;
+  const char* verb = at_start ? "starts next to" : "reached";
   if (what < 6)
-    SETERRQ(grid.comm(), kErrorBadJob,
-            "floating obstacle %d reached the %s side of the domain: contact is not modelled "
-            "(give the body more room, or a shorter end time)",
-            body, kSides[what / 2][what % 2]);
-  SETERRQ(grid.comm(), kErrorBadJob,
-          "floating obstacle %d reached obstacle %d: contact is not modelled (give the body more "
-          "room, or a shorter end time)",
-          body, what - 6);
+    SETERRQ(grid.comm(), code,
+            "floating obstacle %d %s the %s side of the domain: contact is not modelled "
+            "(give the body more room%s)",
+            body, verb, kSides[what / 2][what % 2], at_start ? "" : ", or a shorter end time");
+  SETERRQ(grid.comm(), code,
+          "floating obstacle %d %s obstacle %d: contact is not modelled (give the body more "
+          "room%s)",
+          body, verb, what - 6, at_start ? "" : ", or a shorter end time");
 }
 
 std::vector<double> FloatingBodies::state() const {

@@ -102,9 +102,12 @@ public:
   void mass_matrix(size_t b, double m[kDofs * kDofs]) const;
 
   /// Stops the run, naming the body and what it touches, if a floating body covers a cell next
-  /// to a wall of the domain or to another obstacle's cell (contact is not modelled).
-  /// Collective.
-  PetscErrorCode check_clear() const;
+  /// to a wall of the domain or to another obstacle's cell (contact is not modelled). Where the
+  /// job places a body so (`at_start`, before the first step) the job cannot run as given
+  /// (kErrorBadJob, exit status 2); a body that gets there as it moves stops the run with a
+  /// run-time failure (PETSC_ERR_SUP, exit status 1): the job was valid, what it led to is not
+  /// modelled. Collective.
+  PetscErrorCode check_clear(bool at_start) const;
 
   /// The bodies' state (pose and velocities) as numbers, for a checkpoint, and back.
   std::vector<double> state() const;

@@ -3,6 +3,8 @@
 // pass wherever the result leaves the range of the old values around the departure point.
 #include "error_compensated.hpp"
 
+#include "limiters.hpp"
+
 namespace sf {
 
 PetscErrorCode ErrorCompensated::setup(const Grid& grid, const SolidMask& solids,
@@ -101,12 +103,12 @@ PetscErrorCode ErrorCompensated::advect(Field& velocity, std::vector<Field>& sca
   PetscCall(backward.close());
 
   auto limited = [](double value, double fallback, const double* range) {
-    return value < range[0] || value > range[1] ? fallback : value;
+    return within_range_or(value, fallback, range[0], range[1]);
   };
   if (scheme_ == AdvectionScheme::MacCormack) {
     PetscCall(for_each_sample(velocity, scalars,
                               [&](double& q, double q_old, double& q_work, const double* range) {
-                                q = limited(q + 0.5 * (q_old - q_work), q, range);
+                                q = limited(maccormack_corrected(q, q_old, q_work), q, range);
                               }));
     PetscFunctionReturn(0);
   }
@@ -117,7 +119,7 @@ PetscErrorCode ErrorCompensated::advect(Field& velocity, std::vector<Field>& sca
   PetscCall(for_each_sample(velocity, scalars,
                             [](double& q, double q_old, double& q_work, const double*) {
                               const double hat = q;
-                              q = q_old + 0.5 * (q_old - q_work);
+                              q = bfecc_start(q_old, q_work);
                               q_work = hat;
                             }));
   PetscCall(refresh());

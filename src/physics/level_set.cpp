@@ -8,6 +8,7 @@
 
 #include "cut_faces.hpp"
 #include "heaviside.hpp"
+#include "limiters.hpp"
 #include "wall_separation.hpp"
 
 namespace sf {
@@ -22,17 +23,6 @@ double squared(double x) { return x * x; }
 // The offsets along an axis the reinitialisation's stencil reads, in BandCell's bit order.
 constexpr int kOffsets[4] = {-2, -1, 1, 2};
 
-// A one-sided difference with its ENO correction, unless the correction is larger than the
-// difference itself: then the data is not smooth on the scale of a cell (phi0 kinked, or a
-// value held at the band's edge next to one well inside it, or an obstacle's mirror making a
-// valley of a slope) and the correction, meant as a second-order term, would dominate. There
-// the first-order difference stands: Godunov's scheme on it never takes phi across zero away
-// from the surface, where the correction did (a cell above dam_break_3d's block with band 8
-// went from 2.8 h to -0.3 h in 9 iterations, and liquid appeared in the air).
-double eno_limited(double difference, double correction) {
-  return std::abs(correction) <= std::abs(difference) ? difference + correction : difference;
-}
-
 // The distance from the centre of cell `at` to the union of `regions`, held within +-band; a
 // ghost index across a periodic axis stands for its image inside the domain.
 double held_distance(const Grid& grid, const std::vector<Region>& regions, const PetscInt at[3],
@@ -44,11 +34,6 @@ double held_distance(const Grid& grid, const std::vector<Region>& regions, const
     x[a] = grid.cell_center(a, index);
   }
   return std::clamp(union_distance(regions, x, grid.dim()), -band, band);
-}
-
-double minmod(double a, double b) {
-  if (a * b <= 0.0) return 0.0;
-  return std::abs(a) < std::abs(b) ? a : b;
 }
 
 }  // namespace

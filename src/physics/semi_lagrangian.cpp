@@ -45,7 +45,8 @@ public:
       : grid_(grid), solids_(solids), exchange_(exchange), pass_(pass), dt_(dt), dim_(grid.dim()),
         width_(width), scalar_count_(static_cast<int>(pass.scalars.size())),
         with_bounds_(pass.bounds != nullptr), axes_(pass.carrier->axes()),
-        values_(static_cast<size_t>(exchange.reply_width())), rows_in_lanes_(lanes_apply(pass)) {}
+        values_(static_cast<size_t>(exchange.reply_width())), rows_in_lanes_(lanes_apply(pass)),
+        row_values_(3 * static_cast<size_t>(std::max(1, scalar_count_))) {}
 
   IndexBox box_of(int location) const {
     return location < dim_ ? grid_.owned_faces(location) : grid_.owned_cells();
@@ -73,39 +74,49 @@ public:
       for (; i + kLanes <= hi; i += kLanes) {
         for (int l = 0; l < kLanes; ++l) x[0][l] = grid_.sample_position(0, i + l, stagger);
         // The expressions of start() and finish(), lane by lane.
+        // The lane functions do not check for overflow (interpolation.hpp): a lane whose
+        // velocity or value is not finite goes to the point path with the others left out here,
+        // and the point path's checked functions give its finite value.
         Lanes u[3] = {broadcast(0.0), broadcast(0.0), broadcast(0.0)};
         carrier.velocity_at_sample_lanes(stagger, i, j, k, u);
+        const LaneMask u_finite = finite_lanes(u[0]) & finite_lanes(u[1]) & finite_lanes(u[2]);
         Lanes xm[3] = {x[0] - 0.5 * dt_ * u[0], x[1] - 0.5 * dt_ * u[1],
                        dim_ == 3 ? x[2] - 0.5 * dt_ * u[2] : broadcast(0.0)};
-        LaneMask ok = canonical_lanes(axes_, dim_, xm);
+        LaneMask ok = canonical_lanes(axes_, dim_, xm) & u_finite;
         carrier.sample_velocity_lanes(xm, &ok, u);
+        ok &= finite_lanes(u[0]) & finite_lanes(u[1]) & finite_lanes(u[2]);
         Lanes xd[3] = {x[0] - dt_ * u[0], x[1] - dt_ * u[1],
                        dim_ == 3 ? x[2] - dt_ * u[2] : broadcast(0.0)};
         ok &= canonical_lanes(axes_, dim_, xd);
         Lanes first, f[3];
         target.locate_lanes(stagger, xd, &ok, &first, f);
-        const int traced = lane_bits(ok);
-        // The values at the departure points (and with bounds their ranges), stored as store()
-        // would.
+        // The values at the departure points (and with bounds their ranges), then stored as
+        // store() would.
         const int count = location < dim_ ? 1 : scalar_count_;
         for (int n = 0; n < count; ++n) {
           const LocalSampler& sampler = location < dim_ ? target : pass_.scalars[n];
           const int c = location < dim_ ? location : 0;
-          Lanes value, low = broadcast(0.0), high = low;
+          Lanes* value = &row_values_[3 * static_cast<size_t>(n)];
+          value[1] = value[2] = broadcast(0.0);
           if (with_bounds_) {
-            value = sampler.linear_lanes(c, first, f, &low, &high);
+            value[0] = sampler.linear_lanes(c, first, f, &value[1], &value[2]);
           } else {
-            value = sampler.linear_lanes(c, first, f);
+            value[0] = sampler.linear_lanes(c, first, f);
           }
+          ok &= finite_lanes(value[0]);
+        }
+        const int traced = lane_bits(ok);
+        for (int n = 0; n < count; ++n) {
+          const Lanes* value = &row_values_[3 * static_cast<size_t>(n)];
           const ArrayView& out = location < dim_ ? pass_.velocity_out : pass_.scalars_out[n];
           PetscScalar* row = &out(i, j, k, location < dim_ ? location : 0);
           for (int l = 0; l < kLanes; ++l) {
             if (!(traced >> l & 1) || prescribed(i + l)) continue;
-            row[l * out.dof] = value[l];
+            row[l * out.dof] = value[0][l];
             if (with_bounds_) {
               double* range = bounds_at(location, count, i + l, j, k) + 2 * n;
-              range[0] = low[l];
-              range[1] = high[l];
+              range[0] = value[1][l];
+              range[1] = value[2][l];
             }
           }
         }
@@ -237,6 +248,7 @@ private:
   const AxisInfo* axes_;
   std::vector<double> values_;  // one reply's worth, reused by every local departure point
   const bool rows_in_lanes_;
+  std::vector<Lanes> row_values_;  // per field of a row's four points: value, low, high
 };
 
 /// PETSc log events of a pass, inside the "advect" stage of -log_view: the local traces

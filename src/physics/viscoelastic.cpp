@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "limiters.hpp"
+
 namespace sf {
 
 namespace {
@@ -180,9 +182,7 @@ PetscErrorCode Viscoelastic::update_strain(const Field& velocity, std::vector<Fi
       norm2 += (a == b ? 1.0 : 2.0) * e[n] * e[n];
     }
     // Plastic yield: strain beyond the yield point is given up at the yield rate.
-    const double norm = std::sqrt(norm2);
-    double keep = 1.0;
-    if (norm > yield_point) keep = 1.0 - yield_step * (norm - yield_point) / norm;
+    const double keep = yield_kept(norm2, yield_point, yield_step);
     for (int n = 0; n < components; ++n) strain[n](i, j, k) = keep * e[n];
   });
 

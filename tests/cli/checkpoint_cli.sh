@@ -5,7 +5,9 @@
 #     with exit status 0, and its final frame equals, bit for bit, that of a run never stopped;
 #   - every checkpoint damaged: exit status 1 and one clear message, each file named;
 #   - bytes changed in the data region of the only checkpoint: exit status 1 naming the dataset,
-#     through --restart latest and through --restart <file>.
+#     through --restart latest and through --restart <file>;
+#   - the job edited (another viscosity) since its checkpoints were written: --restart latest
+#     refuses the newest with status 2, naming the difference, and does not fall back.
 # Every run is bounded by a timeout, so a hang fails the test instead of stalling it.
 # usage: checkpoint_cli.sh <stablefluids executable> <mpiexec>
 set -uo pipefail
@@ -70,6 +72,10 @@ flip_data() {  # flip_data <file> <dataset>
   at=$((offset + size / 2))
   byte=$(od -An -tu1 -j "$at" -N 1 "$1" | tr -d ' ')
   printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$1" bs=1 seek="$at" conv=notrunc status=none
+}
+
+fingerprint() {  # fingerprint <dir>: every file's name and checksum, in order
+  (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r md5sum)
 }
 
 same_final_frame() {  # same_final_frame <directory> <reference directory>
@@ -150,6 +156,28 @@ for ranks in 2 4; do
   check "flip at $ranks ranks, named: names the file and the dataset" \
     grep -q "cannot restart from checkpoint '$only': checksum mismatch in dataset pressure:" \
     flip_named.log
+
+  # The job edited since its checkpoints were written (README "Running on a cluster"): the newest
+  # checkpoint, of the same name in the same directory, is refused with status 2 naming the
+  # difference, and --restart latest does not fall back to an older one (they are the same job's,
+  # and restarting from one would drop the newest work): nothing is skipped, removed or run.
+  dir="$work/edited_$ranks"
+  cp -a "$work/part_$ranks" "$dir"
+  mapfile -t copies < <(checkpoints "$dir")
+  newest=${copies[-1]}
+  before=$(fingerprint "$dir")
+  job edited.yaml "$dir" 0.4
+  run "$ranks" edited.log edited.yaml --restart latest --set fluid.viscosity=0.01
+  status=$?
+  check "edited job at $ranks ranks: exit status 2 (got $status)" test "$status" -eq 2
+  check "edited job at $ranks ranks: the newest checkpoint is refused" \
+    grep -q "checkpoint '$newest' does not match the job" edited.log
+  check "edited job at $ranks ranks: the difference is named" \
+    grep -qE "^ +fluid\.viscosity: checkpoint has .*, job has 0\.01" edited.log
+  check "edited job at $ranks ranks: no older checkpoint is tried" \
+    bash -c "! grep -qE 'skipped checkpoint|restarting from' edited.log"
+  check "edited job at $ranks ranks: the directory is as it was" \
+    test "$(fingerprint "$dir")" = "$before"
 done
 
 echo "checkpoint_cli: $passed passed, $failed failed"

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "error_codes.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
 #include "simulation_test_util.hpp"
@@ -347,7 +348,7 @@ TEST(FloatingBodies, ABodyThatReachesAnotherObstacleStopsTheRun) {
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   std::string message;
   const PetscErrorCode status = test::run_until_failure(simulation, dt, 200, &message);
-  EXPECT_EQ(status, PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(status, PETSC_ERR_SUP);  // a run-time failure: exit status 1
   EXPECT_NE(message.find("floating obstacle 1 reached obstacle 0"), std::string::npos) << message;
 }
 
@@ -363,11 +364,29 @@ TEST(FloatingBodies, ABodyThatReachesAWallStopsTheRun) {
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   std::string message;
   const PetscErrorCode status = test::run_until_failure(simulation, dt, 200, &message);
-  EXPECT_EQ(status, PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(status, PETSC_ERR_SUP);  // a run-time failure: exit status 1
   EXPECT_NE(message.find("floating obstacle 0 reached the y lower side"), std::string::npos)
       << message;
   EXPECT_LT(pose(simulation).position[1], 0.3 - 0.12);
 }
 
 }  // namespace
+// A body the job itself places next to the floor cannot run as given: refused at set-up, before
+// the first step, with the job's status (2) rather than the run-time failure of a body that
+// sinks there.
+TEST(FloatingBodies, ABodyPlacedAgainstAWallIsTheJobsError) {
+  const double dt = 0.02;
+  const JobConfig job = parse_job(
+      tank("on_floor", "32, 24", 0.75,
+           "{shape: sphere, center: [1, 0.1], radius: 0.12, floating: {density: 3}}", dt),
+      "on_floor.yaml");
+  Simulation simulation;
+  std::string message;
+  const PetscErrorCode status = test::catching_errors(
+      [&] { return simulation.setup(PETSC_COMM_WORLD, job); }, &message);
+  EXPECT_EQ(status, kErrorBadJob);
+  EXPECT_NE(message.find("floating obstacle 0 starts next to the y lower side"), std::string::npos)
+      << message;
+}
+
 }  // namespace sf
