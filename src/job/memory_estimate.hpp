@@ -110,7 +110,7 @@ inline constexpr ByDim kLiquid{{{0, 285.6}, {0, 493.4}}};
 /// Its marker particles at 16 per cell of a band 3 cells either side of the surface, a flat one
 /// across the box: per cell of the grid and per column of cells along gravity (particles;
 /// scaled by per_cell / 16 and band / 3).
-inline constexpr ByDim kParticles{{{0, 37.1, 6272}, {0, 22.6, 7284}}};
+inline constexpr ByDim kParticles{{{0, 37.1, 6272}, {0, 25.2, 6565}}};
 /// A liquid by height field instead of a level set (height_field, over cubic interpolation).
 inline constexpr ByDim kHeightField{{{0, 297.3}, {0, 502.4}}};
 /// Viscoelasticity besides its strain components, which count as scalars (viscoelastic_net:
