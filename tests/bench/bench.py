@@ -849,7 +849,9 @@ def main():
     # SIGTERM (a CTest timeout, kill) stops the run in progress as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     parser = argparse.ArgumentParser(
-        prog="tests/bench/run", description=__doc__.split("\n\n")[0],
+        prog="tests/bench/run",
+        description="Runs the benchmarks behind every speed and memory figure the README gives "
+                    "and writes them as one table.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("subsets", nargs="*", metavar="SUBSET",
@@ -900,4 +902,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("bench: interrupted; the runs in progress were stopped", file=sys.stderr)
+        sys.exit(130)
