@@ -45,11 +45,12 @@ MemoryEstimate estimate_memory(const JobConfig& job) {
         {what, times * m.per_rank_mb * 1e6, times * m.per_cell, times * m.per_column});
   };
   add("program, libraries, grid, velocity, pressure projection, frames", kBase);
+  // Every scalar of the run counts, the ones the parser adds included (texture coordinates,
+  // the strain components of a viscoelastic fluid).
   const int scalars = static_cast<int>(job.scalars.size());
-  const std::string each = " (" + std::to_string(scalars) + " scalar" + (scalars == 1 ? "" : "s") +
-                           ")";
-  if (scalars > 0) add(std::to_string(scalars) + " scalar" + (scalars == 1 ? "" : "s"), kScalar,
-                       scalars);
+  const std::string counted = std::to_string(scalars) + (scalars == 1 ? " scalar" : " scalars");
+  const std::string each = " (" + counted + ")";
+  if (scalars > 0) add(counted, kScalar, scalars);
 
   // Diffusion: one Krylov solver for the scalars' cell location, one per velocity component,
   // or the FFT solver for all of them; a variable viscosity has its own coupled solve.
