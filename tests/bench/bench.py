@@ -18,10 +18,21 @@ machine it ran on and the command that made it. Subsets (all of them when none i
   memory      every job in jobs/ and jobs/validation/ for a few steps, and six of them on larger
               grids: the memory check's estimate against the measured peak; fails when one is
               more than 25 % off
+  readme      the subsets whose rows the README's table quotes: all but features
 
---quick runs every subset on tiny grids for a few steps (a few minutes), to check that the
-command works, not to measure. The exit status is 0 when every run succeeded and every
-estimate is within its bound, 1 otherwise, 2 for a command line it does not understand.
+Wall time of the full mode on 2 cores (3 runs of each job): about 40 minutes with nothing else
+running, two or three times that on cores shared with other work. By subset, estimated from
+earlier step times, except where measured: demo 4 min, plume 4, liquid 2-3 (measured:
+7.3 at load average 9), advection 1 (measured: 1.6 at load 7), projection 2, fft 5, features 10
+(106 short runs), memory 10 (40 runs, 18 of them with Catalyst). `readme --runs 2` takes about
+25 minutes on quiet cores; the benchmark programs repeat as often with it, and the jobs' figures
+still come with their spread (the steps' IQR, the min-max of two runs).
+
+--quick runs every subset on tiny grids for a few steps (about 2 minutes on 2 busy cores), to
+check that the command works, not to measure. --update-readme writes the README's table from a
+run that measured every figure it quotes. The exit status is 0 when every run succeeded and
+every estimate is within its bound (and the README, if asked, was written), 1 otherwise, 2 for a
+command line it does not understand.
 """
 
 import argparse
@@ -43,6 +54,8 @@ import time
 import yaml
 
 SUBSETS = ["demo", "plume", "liquid", "advection", "projection", "fft", "features", "memory"]
+# The subsets whose rows the README's table quotes (README_ROWS); `readme` names them all.
+README_SUBSETS = ["demo", "plume", "liquid", "advection", "projection", "fft", "memory"]
 RANKS = 2
 # The memory check's bound: an estimate more than 25 % off the measured peak fails. It is the
 # margin a user can plan with; an estimate further off could refuse a job that fits, or accept one
@@ -102,6 +115,11 @@ class Table:
         print(f"bench: FAILED: {what}", flush=True)
 
 
+def cell(text):
+    """`text` as one cell of a markdown table, whose columns a bare '|' would split."""
+    return str(text).replace("|", "\\|")
+
+
 def fmt(value):
     if value != value:  # NaN
         return "-"
@@ -149,8 +167,8 @@ def write_outputs(table, machine, out):
             noise = "" if r["n"] <= 1 else f"{fmt(r['low'])}–{fmt(r['high'])}"
             if noise and r["noise"] == "IQR":
                 noise += " (IQR)"
-            lines.append(f"| {r['figure']} | {fmt(r['median'])} | {noise} | {r['n']} | "
-                         f"{r['unit']} | {r['note']} |")
+            lines.append(f"| {cell(r['figure'])} | {fmt(r['median'])} | {noise} | {r['n']} | "
+                         f"{r['unit']} | {cell(r['note'])} |")
     if table.failures:
         lines += ["", "## Failures", ""] + [f"- {f}" for f in table.failures]
     with open(os.path.join(out, "bench.md"), "w") as f:
@@ -162,7 +180,8 @@ def write_outputs(table, machine, out):
 # The rows the README quotes, in its order: readme.md is the README's table "Speed and memory",
 # ready to paste between its markers.
 README_ROWS = [
-    r"demo\.(wall|solver|s_per_step|images|frames|peak_mb_per_rank)",
+    r"demo\.(wall|solver|s_per_step)", r"demo\.stage\.[^.]+",
+    r"demo\.(images|frames|peak_mb_per_rank|catalyst_mb_per_rank)",
     r"plume\.[^.]+\.(s_per_step|data_bytes_per_cell|peak_mb_per_rank)",
     r"liquid\.[^.]+\.(s_per_step|data_bytes_per_cell)", r"liquid\.ratio",
     r"advection\.[^.]+\.[^.]+\.[^.]+\.ns_per_sample",
@@ -187,9 +206,31 @@ def readme_snippet(table, machine):
                 noise = "" if r["n"] <= 1 else f"{fmt(r['low'])}–{fmt(r['high'])}"
                 if noise and r["noise"] == "IQR":
                     noise += " (IQR)"
-                lines.append(f"| {TITLES.get(r['group'], r['group'])}: {r['figure']} | "
+                lines.append(f"| {TITLES.get(r['group'], r['group'])}: {cell(r['figure'])} | "
                              f"{fmt(r['median'])} | {noise} | {r['unit']} |")
     return "\n".join(lines) + "\n"
+
+
+def missing_readme_rows(table):
+    """The README_ROWS patterns that no row of `table` matches: figures the README quotes that
+    this run did not measure (a subset left out, or a run that failed)."""
+    return [p for p in README_ROWS if not any(re.fullmatch(p, r["id"]) for r in table.rows)]
+
+
+README_BLOCK = re.compile(r"(<!-- bench:begin -->\n).*?(<!-- bench:end -->)", re.S)
+
+
+def update_readme(path, snippet):
+    """Replaces what lies between the README's markers with `snippet`; false, with a message,
+    when the file does not have exactly one pair of them."""
+    text = open(path).read()
+    if len(README_BLOCK.findall(text)) != 1:
+        print(f"bench: {path} needs exactly one pair of markers <!-- bench:begin --> and "
+              "<!-- bench:end -->; not updated", file=sys.stderr)
+        return False
+    with open(path, "w") as f:
+        f.write(README_BLOCK.sub(lambda m: m.group(1) + snippet + m.group(2), text))
+    return True
 
 
 TITLES = {"demo": "demo", "plume": "plume", "liquid": "tank", "advection": "advection",
@@ -221,7 +262,20 @@ def machine_info(source, args):
             "commit": commit, "cpu": cpu, "cores": os.cpu_count(), "memory_gb": memory,
             "load_start": "%.2f %.2f %.2f" % os.getloadavg(), "load_end": "",
             "mode": "quick" if args.quick else "full",
-            "command": "tests/bench/run " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
+            "command": user_command(sys.argv[1:])}
+
+
+def user_command(argv):
+    """The command line as the user typed it: tests/bench/run adds --source and --build."""
+    words, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--source", "--build"):
+            skip = True
+        elif not a.startswith(("--source=", "--build=")):
+            words.append(shlex.quote(a))
+    return " ".join(["tests/bench/run"] + words)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -634,6 +688,9 @@ def feature_jobs(dim):
 # What --quick measures: enough to run every code path of the subsets, in a few minutes.
 QUICK_FEATURES = {"scalars", "particles"}
 QUICK_JOBS = {"vortex_2d", "dam_break_2d", "plume_3d"}
+# The quick mode runs the plume on the demo's quick grid: on its own grid its volume images take a
+# minute, and the quick mode checks the command, not the estimate at that size.
+QUICK_GRIDS = {"plume_3d": "grid.cells=[16,32,16]"}
 # Features whose memory grows with the liquid's surface rather than with the grid's volume.
 COLUMN_FEATURES = {"particles"}
 # Not measured in 2D, where the estimate takes the slice's figure for every script.
@@ -800,7 +857,10 @@ def bench_memory(runner, table, args):
     if args.jobs or args.quick:
         names = set(args.jobs.split(",")) if args.jobs else QUICK_JOBS
         runs = [r for r in runs if r[1] in names]
-    if not args.quick:
+    if args.quick:
+        runs = [(job, name, [QUICK_GRIDS[name]] if name in QUICK_GRIDS else extra)
+                for job, name, extra in runs]
+    else:
         for name, cells in LARGE_RUNS:
             if not args.jobs or name in args.jobs.split(","):
                 job = os.path.join(runner.source, "jobs", name + ".yaml")
@@ -855,7 +915,9 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("subsets", nargs="*", metavar="SUBSET",
-                        help="any of: " + " ".join(SUBSETS) + " (default: all)")
+                        help="any of: " + " ".join(SUBSETS) + ", or readme (the subsets whose "
+                             "rows the README quotes: " + " ".join(README_SUBSETS) +
+                             "; default: all)")
     parser.add_argument("--quick", action="store_true", help="tiny grids, few steps: a smoke test")
     parser.add_argument("--runs", type=int, default=None,
                         help="runs of each job (default 3, --quick 1)")
@@ -866,12 +928,27 @@ def main():
     parser.add_argument("--features", default="",
                         help="features: only these (names, comma-separated)")
     parser.add_argument("--dims", default="", help="features: only these dimensions (2,3)")
+    parser.add_argument("--update-readme", action="store_true",
+                        help="write the README's table (between <!-- bench:begin --> and "
+                             "<!-- bench:end -->) from this run; refused when a run failed or "
+                             "a figure the README quotes was not measured")
+    parser.add_argument("--readme", default="",
+                        help="the file --update-readme writes (default: the source's README.md; "
+                             "--quick writes only another file, its figures not being "
+                             "measurements)")
     parser.add_argument("--source", required=True, help=argparse.SUPPRESS)
     parser.add_argument("--build", required=True, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    unknown = [s for s in args.subsets if s not in SUBSETS]
+    unknown = [s for s in args.subsets if s not in SUBSETS + ["readme"]]
     if unknown:
-        parser.error(f"unknown subset {', '.join(unknown)}; choose from {' '.join(SUBSETS)}")
+        parser.error(f"unknown subset {', '.join(unknown)}; choose from {' '.join(SUBSETS)} "
+                     "readme")
+    if "readme" in args.subsets:
+        args.subsets += README_SUBSETS
+    readme = os.path.abspath(args.readme or os.path.join(args.source, "README.md"))
+    if args.update_readme and args.quick and not args.readme:
+        parser.error("--quick measures nothing worth quoting: --update-readme writes README.md "
+                     "only from a full run (--readme FILE writes another file)")
     if args.runs is None:
         args.runs = 1 if args.quick else 3
     if args.runs < 1 or args.steps < 2:
@@ -897,7 +974,22 @@ def main():
           f"logs in {runner.logs}")
     if table.failures:
         print(f"bench: {len(table.failures)} failure(s):\n  " + "\n  ".join(table.failures))
+        if args.update_readme:
+            print(f"bench: {readme} not updated: a run failed", file=sys.stderr)
         return 1
+    if args.update_readme:
+        missing = missing_readme_rows(table)
+        if missing:
+            # The subsets that measure them: a row's id begins with its subset's name.
+            groups = sorted({p.split("\\.")[0] for p in missing})
+            print(f"bench: {readme} not updated: this run did not measure the figures of "
+                  f"{', '.join(groups)} that it quotes (run the subsets "
+                  f"{' '.join(README_SUBSETS)}, or readme)", file=sys.stderr)
+            return 1
+        if not update_readme(readme, readme_snippet(table, machine)):
+            return 1
+        print(f"bench: {readme}: the table between <!-- bench:begin --> and <!-- bench:end --> "
+              "rewritten from this run")
     return 0
 
 

@@ -23,8 +23,11 @@ mkdir -p "$work/bin"
 ln -s "$(command -v "$mpiexec")" "$work/bin/mpiexec"
 export PATH=$work/bin:$PATH
 
+# The README's table is written into a copy: --update-readme rewrites what lies between the
+# markers from the run's rows, and nothing else.
+cp "$src/README.md" "$work/README.md"
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --output "$work/out" \
-  > "$work/bench.log" 2>&1
+  --update-readme --readme "$work/README.md" > "$work/bench.log" 2>&1
 status=$?
 check "tests/bench/run --quick exits 0 (status $status)" [ "$status" -eq 0 ]
 [ "$status" -eq 0 ] || tail -40 "$work/bench.log"
@@ -89,16 +92,49 @@ check "the table names the machine, the date, the commit and the load average" \
 check "each subset's table says which command made it" \
   grep -q "build/tests/bench_fft_projection" "$md"
 
+# The README block: the command as the user typed it, the machine, a row of every subset the
+# README quotes, and the rest of the README as it was.
+block() { sed -n '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/p' "$1"; }
+block "$work/README.md" > "$work/block.md"
+check "--update-readme writes the table between the markers" \
+  grep -q "^| demo: whole run, jobs/run to its exit | " "$work/block.md"
+check "the README's table is the run's readme.md" \
+  diff <(sed '1d;$d' "$work/block.md") "$work/out/readme.md"
+check "the README's table names the command as typed, without the build's paths" \
+  grep -q "Measured by \`tests/bench/run --quick --output $work/out --update-readme" \
+  "$work/block.md"
+for group in demo plume tank advection projection "periodic box" "memory check"; do
+  check "the README's table has the rows of $group" grep -q "^| $group: " "$work/block.md"
+done
+outside() { sed '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/d' "$1"; }
+check "--update-readme leaves the README outside the markers as it was" \
+  diff <(outside "$src/README.md") <(outside "$work/README.md")
+check "the source's README has exactly one pair of markers" \
+  test "$(grep -c '^<!-- bench:begin -->$' "$src/README.md")" = 1 -a \
+  "$(grep -c '^<!-- bench:end -->$' "$src/README.md")" = 1
+
 # A subset runs alone, and an unknown one is refused before anything runs.
-STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --output "$work/one" advection \
-  > "$work/one.log" 2>&1
-check "a subset runs alone" grep -q "^advection\." "$work/one/bench.csv"
+# A run that leaves out figures the README quotes does not write its table.
+cp "$work/README.md" "$work/README.before"
+STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --output "$work/one" projection \
+  --update-readme --readme "$work/README.md" > "$work/one.log" 2>&1
+status=$?
+check "a subset runs alone" grep -q "^projection\." "$work/one/bench.csv"
+check "--update-readme after a subset is refused with status 1 (got $status)" [ "$status" -eq 1 ]
+check "the refusal names a row it lacks" grep -q "not updated: .*demo" "$work/one.log"
+check "a refused --update-readme leaves the file as it was" \
+  cmp -s "$work/README.before" "$work/README.md"
 # shellcheck disable=SC2016  # the script is bash -c's own, expanded there
 check "a subset runs alone and only it" bash -c '! grep -q "^demo\." "$1"' _ "$work/one/bench.csv"
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick nonsense > "$work/bad.log" 2>&1
 status=$?
 check "an unknown subset is refused with status 2 (got $status)" [ "$status" -eq 2 ]
 check "the refusal names the subsets" grep -q "choose from demo plume" "$work/bad.log"
+# Quick figures are not measurements: they never reach the source's README.
+STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --update-readme > "$work/q.log" 2>&1
+status=$?
+check "--quick --update-readme of the README is refused with status 2 (got $status)" \
+  [ "$status" -eq 2 ]
 
 echo "bench_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
