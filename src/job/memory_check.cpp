@@ -1,31 +1,25 @@
 // The memory check of load_job. A grid far too large for the machine would otherwise fail deep in
 // PETSc's allocation on one rank, or drive the node into swap or the OOM killer, long after the
 // job was accepted; it is cheaper to refuse it up front with the numbers, as an error of the
-// job's grid.cells line.
+// job's grid.cells line. What the job needs is estimated from measurements of each of its
+// features (memory_estimate.hpp): the peak resident memory of its ranks.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
+#include "memory_estimate.hpp"
 #include "parser.hpp"
 
 namespace sf::job_detail {
 namespace {
 
-/// Bytes a run needs per grid cell, an estimate from measurement: the 128^3 plume_3d job peaked
-/// at 642 bytes of resident memory per cell, about 65 of them PETSc/MPI/HDF5 overhead; 700 leaves
-/// some headroom for other jobs' settings (more scalars, BFECC). Most of the storage is held per
-/// unknown (a velocity component or the pressure, with its halo, work vectors and matrix row), so
-/// a 2D job, with 3 unknowns per cell instead of 4, is scaled by 3/4: 525 bytes per cell.
-constexpr double kBytesPerCell3D = 700.0;
-
-double bytes_per_cell(int dim) { return kBytesPerCell3D * (dim + 1) / 4.0; }
-
-/// Test hook: when set to a number of bytes, it replaces MemAvailable (documented in
-/// jobs/README.md).
+/// Test hook: when set to a number of bytes, it replaces MemAvailable, so that the tests can
+/// check both verdicts on any machine (documented in jobs/README.md, "Memory check").
 constexpr const char* kMemoryHook = "STABLEFLUIDS_MEMORY_AVAILABLE_BYTES";
 
 /// Bytes this node can still hand out without swapping (MemAvailable), or < 0 when unknown.
@@ -56,17 +50,18 @@ std::string format_gigabytes(double bytes) {
   return out.str();
 }
 
+std::string format_megabytes(double bytes) {
+  return std::to_string(std::lround(bytes / 1e6)) + " MB";
+}
+
 }  // namespace
 
 void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, int cells_line) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  long long cells = 1;
-  for (int a = 0; a < job.grid.dim; ++a) cells *= job.grid.cells[a];  // < 2^31 (parse_grid)
-  const double per_cell = bytes_per_cell(job.grid.dim);
-  const double total = static_cast<double>(cells) * per_cell;
-  const double per_rank = total / size;
+  const MemoryEstimate estimate = estimate_memory(job);
+  const double total = estimate.total(size);
 
   // The ranks that share this node's memory, and the least any of them sees available.
   MPI_Comm node = MPI_COMM_NULL;
@@ -78,7 +73,8 @@ void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, 
   MPI_Allreduce(&local_available, &node_available, 1, MPI_DOUBLE, MPI_MIN, node);
   MPI_Comm_free(&node);
 
-  const bool short_of_memory = node_available >= 0.0 && per_rank * node_size > node_available;
+  const bool short_of_memory =
+      node_available >= 0.0 && estimate.share(node_size, size) > node_available;
   // Every rank learns the same verdict and the same node to name: the lowest-ranked one among
   // those with the least memory available, of the nodes that are short.
   struct {
@@ -96,12 +92,16 @@ void check_memory(MPI_Comm comm, const JobParser& parser, const JobConfig& job, 
   MPI_Bcast(&worst_node_size, 1, MPI_INT, worst.rank, comm);
   host[MPI_MAX_PROCESSOR_NAME] = '\0';
 
-  std::string message = "the grid needs about " + format_gigabytes(total) + " (" +
-                        std::to_string(cells) + " cells at ~" +
-                        std::to_string(static_cast<long>(per_cell)) + " bytes per cell)";
+  std::string message = "the job needs about " + format_gigabytes(total) + " (" +
+                        std::to_string(estimate.cells) + " cells at ~" +
+                        std::to_string(std::lround(estimate.per_cell())) +
+                        " bytes per cell, plus " + format_megabytes(estimate.per_rank()) +
+                        " per rank for the program and its libraries" +
+                        (job.catalyst.scripts.empty() ? "" : " with ParaView Catalyst") + ")";
   if (worst_node_size < size) {
-    message += ", about " + format_gigabytes(per_rank * worst_node_size) + " of it on the " +
-               std::to_string(worst_node_size) + " ranks of node " + host + ",";
+    message += ", about " + format_gigabytes(estimate.share(worst_node_size, size)) +
+               " of it on the " + std::to_string(worst_node_size) + " ranks of node " + host +
+               ",";
   }
   message += " but the ranks on node " + std::string(host) + " have only " +
              format_gigabytes(worst.available) + " available; use more nodes or a smaller grid";

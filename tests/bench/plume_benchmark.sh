@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # Times the smoke plume (buoyancy, vorticity confinement, a sphere obstacle) on N^3 cells of the
 # unit cube, at 1 and 2 ranks, and prints seconds per step, seconds per stage and bytes per cell
-# from each run's timings JSON. Not part of the test suite: timings are numbers to read, not
-# assertions. Usage:
+# from each run's timings JSON. Timings are numbers to read, not assertions: CTest runs it under
+# the "bench" label, which tests/run leaves out. Usage:
 #   tests/bench/plume_benchmark.sh [N ...]          (default: 64 128)
-# Environment: RANKS (default "1 2"), STEPS (default 20), STABLEFLUIDS_BUILD_DIR.
+# Environment: RANKS (default "1 2"), STEPS (default 20), STABLEFLUIDS_BUILD_DIR;
+# STABLEFLUIDS_EXECUTABLE=<path> times that executable as it is, without installing or building
+# (CTest's "bench" label runs it so).
 set -euo pipefail
+# shellcheck source=../../cmake/bootstrap.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../cmake/bootstrap.sh"
-sf_prepare
+if [ -n "${STABLEFLUIDS_EXECUTABLE:-}" ]; then
+  exe=$STABLEFLUIDS_EXECUTABLE
+else
+  sf_prepare
+  exe=$sf_build_dir/stablefluids
+fi
 sizes=${*:-64 128}
 ranks_list=${RANKS:-1 2}
 steps=${STEPS:-20}
@@ -42,7 +51,7 @@ time: {dt: $dt, end: $end}
 output: {directory: $work/out_$n, interval: 0, initial_frame: false, overwrite: true}  # reused by every rank count
 YAML
   for ranks in $ranks_list; do
-    (cd "$work" && mpiexec -n "$ranks" --oversubscribe "$sf_build_dir/stablefluids" \
+    (cd "$work" && mpiexec -n "$ranks" --oversubscribe "$exe" \
       "plume_$n.yaml" > "run_${n}_$ranks.log" 2>&1) ||
       { echo "run N=$n ranks=$ranks failed:"; tail -20 "$work/run_${n}_$ranks.log"; exit 1; }
     python3 - "$work/out_$n/plume_bench_${n}_timings.json" "$work/out_$n/plume_bench_${n}_steps.csv" "$n" "$ranks" <<'PY'

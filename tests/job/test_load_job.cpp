@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,7 @@
 
 #include "job.hpp"
 #include "job_test_util.hpp"
+#include "memory_estimate.hpp"
 #include "mpi_test_util.hpp"
 
 namespace {
@@ -207,45 +209,78 @@ private:
   std::optional<std::string> old_;
 };
 
+std::string source_dir();
+
+/// The memory check's figure of `bytes` in gigabytes, as its messages write it.
+std::string gigabytes(double bytes) {
+  std::ostringstream out;
+  out.precision(3);
+  out << bytes / 1e9 << " GB";
+  return out.str();
+}
+
 TEST(LoadJob, GridTooLargeForMemoryFailsIdenticallyOnEveryRank) {
-  // 64^3 cells at ~700 bytes each is about 0.18 GB; the test hook says only 1 MB is available.
-  const TempJobFile file("grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n");
+  // The test hook says only 1 MB is available, less than any job needs; the message gives the
+  // estimate (src/job/memory_estimate.hpp, whose arithmetic test_memory_estimate.cpp checks),
+  // its parts, the key and line, and what is available.
+  const std::string text = "grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n";
+  const TempJobFile file(text);
   std::string message;
   {
     const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "1000000");
     message = load_error(file.path());
   }
-  EXPECT_TRUE(Contains(message, file.path() + ":2: grid.cells: the grid needs about 0.184 GB "
-                                              "(262144 cells at ~700 bytes per cell)"));
+  const int size = sf::test::comm_size();
+  const sf::MemoryEstimate estimate = sf::estimate_memory(sf::parse_job(text, file.path()));
+  EXPECT_TRUE(Contains(message, file.path() + ":2: grid.cells: the job needs about " +
+                                    gigabytes(estimate.total(size)) + " (262144 cells at ~" +
+                                    std::to_string(std::lround(estimate.per_cell())) +
+                                    " bytes per cell, plus " +
+                                    std::to_string(std::lround(estimate.per_rank() / 1e6)) +
+                                    " MB per rank for the program and its libraries)"))
+      << message;
   EXPECT_TRUE(Contains(message, "have only 0.001 GB available; use more nodes or a smaller grid"));
   EXPECT_TRUE(Contains(message, "the ranks on node "));
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
 
-  // A 2D grid is estimated at 3/4 of the 3D cost per cell.
-  const TempJobFile file2d("time: {dt: 0.1, end: 1.0}\ngrid: {cells: [1000, 1000]}\n");
+  // A job with Catalyst scripts says that ParaView is part of what every rank holds.
+  const TempJobFile with_catalyst(text + "catalyst:\n  scripts:\n    - script: " +
+                                  source_dir() + "/jobs/catalyst/slice_png.py\n");
   {
     const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "1000000");
-    message = load_error(file2d.path());
+    message = load_error(with_catalyst.path());
   }
-  EXPECT_TRUE(Contains(message, file2d.path() + ":2: grid.cells: the grid needs about 0.525 GB "
-                                                "(1000000 cells at ~525 bytes per cell)"));
+  EXPECT_TRUE(Contains(message, " MB per rank for the program and its libraries with ParaView "
+                                "Catalyst)"))
+      << message;
   EXPECT_TRUE(on_all_ranks(message == from_rank0(message)));
 }
 
 TEST(LoadJob, GridThatFitsInMemoryIsAccepted) {
-  const TempJobFile file("grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n");
-  // Exactly enough for the ranks of one node is still enough: 262144 cells * 700 bytes.
-  std::string with_hook, without_hook;
+  const std::string text = "grid:\n  cells: [64, 64, 64]\ntime: {dt: 0.1, end: 1.0}\n";
+  const TempJobFile file(text);
+  // Exactly the estimate of the ranks of one node (all of them, here) is still enough; a byte
+  // less is not.
+  const int size = sf::test::comm_size();
+  const double needed = sf::estimate_memory(sf::parse_job(text, file.path())).total(size);
+  std::string enough, short_by_one;
   {
-    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES", "183500800");
-    with_hook = load_error(file.path());
+    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES",
+                         std::to_string(static_cast<long long>(std::ceil(needed))).c_str());
+    enough = load_error(file.path());
+  }
+  {
+    const ScopedEnv hook("STABLEFLUIDS_MEMORY_AVAILABLE_BYTES",
+                         std::to_string(static_cast<long long>(std::floor(needed)) - 1).c_str());
+    short_by_one = load_error(file.path());
   }
   // Without the hook, the machine's own MemAvailable is used; a small job fits on any machine.
   const TempJobFile small(kHead);
-  without_hook = load_error(small.path());
-  EXPECT_EQ(with_hook, "<no JobError thrown>");
+  const std::string without_hook = load_error(small.path());
+  EXPECT_EQ(enough, "<no JobError thrown>");
+  EXPECT_TRUE(Contains(short_by_one, "grid.cells: the job needs about ")) << short_by_one;
   EXPECT_EQ(without_hook, "<no JobError thrown>");
-  EXPECT_TRUE(on_all_ranks(with_hook == "<no JobError thrown>" &&
+  EXPECT_TRUE(on_all_ranks(enough == "<no JobError thrown>" &&
                            without_hook == "<no JobError thrown>"));
 }
 

@@ -8,7 +8,8 @@
 //              departure points against larger exchanges);
 //   ghosts_s   Field::fill_ghosts() of the velocity and both scalars (DMGlobalToLocal + the
 //              ghost layers outside the domain), which the step does before advection;
-//   advect_s   Advection::advect(): the traces, interpolation and departure exchange;
+//   advect_s   Advection::advect(): the traces, interpolation and departure exchange, with
+//              min_s and max_s, its fastest and slowest repeat (the noise);
 //   trace_s    of it, the local traces (PETSc event SLTrace), and remote_s the departure
 //              exchange of the points beyond the halo (SLDeparture);
 //   ns/sample  advect_s per sample point a rank owns (faces of every component + cell centres);
@@ -89,7 +90,8 @@ PetscErrorCode set_fields(sf::Field& velocity, std::vector<sf::Field>& scalars) 
 }
 
 struct Result {
-  double ghosts = 0.0, advect = 0.0, trace = 0.0, remote = 0.0, remote_share = 0.0;
+  double ghosts = 0.0, trace = 0.0, remote = 0.0, remote_share = 0.0;
+  sf::bench::Spread advect;
   double samples_per_rank = 0.0;
 };
 
@@ -140,7 +142,7 @@ PetscErrorCode run_case(MPI_Comm comm, const sf::JobConfig& job, double dt, int 
                                                    static_cast<double>(grid.cells(1)) *
                                                    static_cast<double>(grid.cells(2));
   result->ghosts = median(ghosts);
-  result->advect = median(advect);
+  result->advect = sf::bench::spread(advect);
   result->trace = median(trace);
   result->remote = median(remote);
   result->remote_share = remote_points / samples;
@@ -184,9 +186,12 @@ int main(int argc, char** argv) {
                           "medians of %" PetscInt_FMT " repeats; %s interpolation\n",
                           size, stream * 1e-9, stream * size * 1e-9, repeats,
                           interpolation.c_str()));
-    PetscCall(PetscPrintf(comm, "%-5s %-9s %4s %4s %-16s | %9s %9s %9s %9s | %9s %8s | %6s %7s\n",
+    PetscCall(PetscPrintf(comm,
+                          "%-5s %-9s %4s %4s %-16s | %9s %9s %9s %9s %9s %9s | %9s %8s | %6s "
+                          "%7s\n",
                           "cells", "boundary", "cfl", "halo", "scheme", "ghosts_s", "advect_s",
-                          "trace_s", "remote_s", "ns/sample", "remote%", "B/cell", "bound%"));
+                          "min_s", "max_s", "trace_s", "remote_s", "ns/sample", "remote%",
+                          "B/cell", "bound%"));
     for (const std::string& n_text : split(cases)) {
       const long n = std::stol(n_text);
       for (const std::string& bc : split(bcs)) {
@@ -218,12 +223,16 @@ int main(int argc, char** argv) {
             const double bytes_per_cell = 16.0 * (3 + 2) * passes;
             const double cells_per_rank = static_cast<double>(n) * n * n / size;
             const double bound = bytes_per_cell * cells_per_rank / stream;
-            PetscCall(PetscPrintf(
-                comm,
-                "%-5ld %-9s %4.1f %4d %-16s | %9.4f %9.4f %9.4f %9.4f | %9.1f %8.2f | %6.0f %6.1f%%\n",
-                n, bc.c_str(), cfl, job.grid.halo, scheme.c_str(), result.ghosts, result.advect,
-                result.trace, result.remote, 1e9 * result.advect / result.samples_per_rank,
-                100.0 * result.remote_share, bytes_per_cell, 100.0 * bound / result.advect));
+            const double advect = result.advect.median;
+            PetscCall(PetscPrintf(comm,
+                                  "%-5ld %-9s %4.1f %4d %-16s | %9.4f %9.4f %9.4f %9.4f %9.4f "
+                                  "%9.4f | %9.1f %8.2f | %6.0f %6.1f%%\n",
+                                  n, bc.c_str(), cfl, job.grid.halo, scheme.c_str(),
+                                  result.ghosts, advect, result.advect.min, result.advect.max,
+                                  result.trace, result.remote,
+                                  1e9 * advect / result.samples_per_rank,
+                                  100.0 * result.remote_share, bytes_per_cell,
+                                  100.0 * bound / advect));
           }
         }
       }

@@ -2,9 +2,11 @@
 // matrix-free geometric multigrid, or any -pcs candidate) on fully periodic boxes.
 //
 // For every grid it reports, per method, the median seconds of
-//   setup     FftProjection::setup (plans, slab, scatter) or KrylovProjection::setup;
+//   setup     FftProjection::setup (plans, slab, scatter) or KrylovProjection::setup, once per
+//             repeat;
 //   project   one projection: right-hand side, solve, gradient update (the max |div u|
-//             diagnostic is left out: it is the same for both);
+//             diagnostic is left out: it is the same for both), with min_s and max_s, the
+//             fastest and slowest of the repeats x steps projections it is the median of;
 //   it        Krylov iterations (0 for the FFT);
 //   div       the largest max |div u| left behind.
 // The Krylov projection runs as in a time loop: every solve warm-starts from the last pressure,
@@ -12,18 +14,10 @@
 // non-potential field whose phase drifts with s plus a fixed rough part.
 //
 // Usage: mpiexec -n 2 bench_fft_projection [-cases 3d128,3d256] [-pcs mg,pfmg] [-steps 5]
+//          [-repeats 1]
 //
-// Measured (README.md, "Periodic boxes: the FFT solvers"): a shared 2-core Debian 12 VM whose
-// cores were also building and testing two other branches, Release build, -steps 5 at 128^3
-// and 3 at 256^3, twice: run A at load average 6 to 11, run B at 3 to 4. Medians, seconds per
-// projection; indicative only, the 2-rank numbers especially.
-//
-//   grid   ranks   fft A / B       krylov-mg A / B   iterations   fft setup A / B
-//   128^3  1       0.083 / 0.062   1.17 / 1.41       12           0.09 / 0.06
-//   128^3  2       0.135 / 0.081   2.29 / 1.49       12           0.29 / 0.16
-//   256^3  1       0.535 / 0.588   13.0 / 13.5       13           2.0 / 1.1
-//   256^3  2       0.922 / 0.273   14.7 / 10.9       13           1.5 / 0.5
-//   max|div u| left: fft 2.8e-12 (128^3), 1.7e-11 (256^3); krylov 1.1e-6, 3.5e-6.
+// README.md's figures ("Speed and memory", the rows "periodic box") come from it through
+// tests/bench/run fft, which runs it with -cases 3d128,3d256 at 1 and 2 ranks.
 #include <petscsys.h>
 
 #include <algorithm>
@@ -41,6 +35,7 @@ namespace {
 using sf::bench::median;
 using sf::bench::now;
 using sf::bench::split;
+using sf::bench::Spread;
 
 double noise(PetscInt i, PetscInt j, PetscInt k, int c) {
   unsigned long h = static_cast<unsigned long>(((c * 1031 + k) * 1031 + j) * 1031 + i);
@@ -72,40 +67,45 @@ PetscErrorCode set_velocity(sf::Field& velocity, int step) {
 }
 
 struct Result {
-  double setup = 0.0, project = 0.0, iterations = 0.0, divergence = 0.0;
+  double setup = 0.0, iterations = 0.0, divergence = 0.0;
+  Spread project;
 };
 
-/// Times `steps` projections with the strategy `make` builds (after one untimed warm-up step).
+/// Times `steps` projections with the strategy `make` builds (after one untimed warm-up step),
+/// `repeats` times over, each with a projection set up afresh.
 template <typename Make>
 PetscErrorCode run(MPI_Comm comm, const sf::Grid& grid, const sf::SolidMask& solids, int steps,
-                   const Make& make, Result* result) {
+                   int repeats, const Make& make, Result* result) {
   PetscFunctionBeginUser;
   sf::Field velocity;
   PetscCall(velocity.setup_velocity(grid));
-  double t0 = 0.0, t1 = 0.0;
-  std::unique_ptr<sf::Projection> projection;
-  PetscCall(now(comm, &t0));
-  PetscCall(make(&projection));
-  PetscCall(now(comm, &t1));
-  result->setup = t1 - t0;
-  std::vector<double> times, iterations;
-  sf::ProjectionStats stats;
-  for (int s = 0; s <= steps; ++s) {
-    PetscCall(set_velocity(velocity, s));
+  std::vector<double> setups, times, iterations;
+  for (int r = 0; r < repeats; ++r) {
+    double t0 = 0.0, t1 = 0.0;
+    std::unique_ptr<sf::Projection> projection;
     PetscCall(now(comm, &t0));
-    PetscCall(projection->project(velocity, 0.1, &stats));
+    PetscCall(make(&projection));
     PetscCall(now(comm, &t1));
-    // The divergence diagnostic inside project() is not part of the solve; take it out.
-    double d0 = 0.0, d1 = 0.0;
-    PetscCall(now(comm, &d0));
-    PetscCall(sf::max_divergence(velocity, solids, &stats.max_divergence));
-    PetscCall(now(comm, &d1));
-    if (s == 0) continue;  // the first step pays for first touches of pooled vectors
-    times.push_back(t1 - t0 - (d1 - d0));
-    iterations.push_back(static_cast<double>(stats.iterations));
-    result->divergence = std::max(result->divergence, stats.max_divergence);
+    setups.push_back(t1 - t0);
+    sf::ProjectionStats stats;
+    for (int s = 0; s <= steps; ++s) {
+      PetscCall(set_velocity(velocity, s));
+      PetscCall(now(comm, &t0));
+      PetscCall(projection->project(velocity, 0.1, &stats));
+      PetscCall(now(comm, &t1));
+      // The divergence diagnostic inside project() is not part of the solve; take it out.
+      double d0 = 0.0, d1 = 0.0;
+      PetscCall(now(comm, &d0));
+      PetscCall(sf::max_divergence(velocity, solids, &stats.max_divergence));
+      PetscCall(now(comm, &d1));
+      if (s == 0) continue;  // the first step pays for first touches of pooled vectors
+      times.push_back(t1 - t0 - (d1 - d0));
+      iterations.push_back(static_cast<double>(stats.iterations));
+      result->divergence = std::max(result->divergence, stats.max_divergence);
+    }
   }
-  result->project = median(times);
+  result->setup = median(setups);
+  result->project = sf::bench::spread(times);
   result->iterations = median(iterations);
   PetscFunctionReturn(0);
 }
@@ -119,19 +119,23 @@ int main(int argc, char** argv) {
     char buffer[512];
     PetscBool set;
     std::string cases = "3d128,3d256", pcs = "mg";
-    PetscInt steps = 5;
+    PetscInt steps = 5, repeats = 1;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-cases", buffer, sizeof(buffer), &set));
     if (set) cases = buffer;
     PetscCall(PetscOptionsGetString(nullptr, nullptr, "-pcs", buffer, sizeof(buffer), &set));
     if (set) pcs = buffer;
     PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-steps", &steps, nullptr));
+    PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-repeats", &repeats, nullptr));
+    PetscCheck(steps >= 1 && repeats >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-steps and -repeats must be at least 1");
     int size = 1;
     PetscCallMPI(MPI_Comm_size(comm, &size));
     PetscCall(PetscPrintf(comm, "# %d rank(s), periodic boxes, medians of %" PetscInt_FMT
+                                " repeats x %" PetscInt_FMT
                                 " steps; krylov: rtol 1e-8, warm start\n",
-                          size, steps));
-    PetscCall(PetscPrintf(comm, "%-7s %-12s %9s %10s %7s %9s\n", "grid", "method", "setup_s",
-                          "project_s", "it", "div"));
+                          size, repeats, steps));
+    PetscCall(PetscPrintf(comm, "%-7s %-12s %9s %10s %10s %10s %7s %9s\n", "grid", "method",
+                          "setup_s", "project_s", "min_s", "max_s", "it", "div"));
     for (const std::string& name : split(cases)) {
       const int dim = name.rfind("3d", 0) == 0 ? 3 : 2;
       const long n = std::stol(name.substr(2));
@@ -152,7 +156,7 @@ int main(int argc, char** argv) {
         Result result;
         const sf::SolverConfig solver;
         if (method == "fft") {
-          PetscCall(run(comm, grid, solids, static_cast<int>(steps),
+          PetscCall(run(comm, grid, solids, static_cast<int>(steps), static_cast<int>(repeats),
                         [&](std::unique_ptr<sf::Projection>* out) -> PetscErrorCode {
                           auto p = std::make_unique<sf::FftProjection>();
                           PetscCall(p->setup(grid, solids));
@@ -163,7 +167,7 @@ int main(int argc, char** argv) {
         } else {
           const std::string pc = method.substr(7);
           PetscCall(PetscOptionsSetValue(nullptr, "-pressure_pc_type", pc.c_str()));
-          PetscCall(run(comm, grid, solids, static_cast<int>(steps),
+          PetscCall(run(comm, grid, solids, static_cast<int>(steps), static_cast<int>(repeats),
                         [&](std::unique_ptr<sf::Projection>* out) -> PetscErrorCode {
                           auto p = std::make_unique<sf::KrylovProjection>();
                           PetscCall(p->setup(grid, solids, solver));
@@ -173,8 +177,9 @@ int main(int argc, char** argv) {
                         &result));
           PetscCall(PetscOptionsClearValue(nullptr, "-pressure_pc_type"));
         }
-        PetscCall(PetscPrintf(comm, "%-7s %-12s %9.3f %10.4f %7.1f %9.2e\n", name.c_str(),
-                              method.c_str(), result.setup, result.project, result.iterations,
+        PetscCall(PetscPrintf(comm, "%-7s %-12s %9.3f %10.4f %10.4f %10.4f %7.1f %9.2e\n",
+                              name.c_str(), method.c_str(), result.setup, result.project.median,
+                              result.project.min, result.project.max, result.iterations,
                               result.divergence));
       }
     }

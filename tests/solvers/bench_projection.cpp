@@ -6,7 +6,8 @@
 //   cold    median iterations and seconds per projection solved from p = 0;
 //           (a projection is the right-hand side, the solve, the gradient update and the
 //           max |div u| diagnostic);
-//   warm    the same when every solve starts from the previous step's pressure, as in a run;
+//   warm    the same when every solve starts from the previous step's pressure, as in a run,
+//           with min_s and max_s, the fastest and slowest warm projection (the noise);
 //   ksp_s   of warm_s, the seconds inside PETSc's KSPSolve alone (from PETSc's event log): the
 //           bare solve of the same system, so warm_s - ksp_s is what the projection adds
 //           around it (right-hand side, gradient update, divergence check);
@@ -120,7 +121,8 @@ PetscErrorCode set_velocity(sf::Field& velocity, const sf::SolidMask& solids, in
 struct Result {
   double setup = 0.0;
   double cold_iterations = 0.0, cold_seconds = 0.0;
-  double warm_iterations = 0.0, warm_seconds = 0.0, warm_ksp_seconds = 0.0;
+  double warm_iterations = 0.0, warm_ksp_seconds = 0.0;
+  sf::bench::Spread warm_seconds;
   double warm_divergence = 0.0;
 };
 
@@ -175,7 +177,7 @@ PetscErrorCode run_case(MPI_Comm comm, const sf::Grid& grid, const sf::SolidMask
   result->cold_iterations = median(cold_its);
   result->cold_seconds = median(cold_times);
   result->warm_iterations = median(warm_its);
-  result->warm_seconds = median(warm_times);
+  result->warm_seconds = sf::bench::spread(warm_times);
   result->warm_ksp_seconds = median(warm_ksp);
   PetscFunctionReturn(0);
 }
@@ -215,9 +217,10 @@ int main(int argc, char** argv) {
                           "# %d rank(s), %s, medians of %" PetscInt_FMT " repeats x %" PetscInt_FMT
                           " steps\n",
                           size, rule.str().c_str(), repeats, steps));
-    PetscCall(PetscPrintf(comm, "%-7s %-9s %-15s %9s | %6s %10s | %6s %10s %10s %9s\n", "grid",
-                          "boundary", "pc", "setup_s", "cold_it", "cold_s", "warm_it", "warm_s",
-                          "ksp_s", "div"));
+    PetscCall(PetscPrintf(comm,
+                          "%-7s %-9s %-15s %9s | %6s %10s | %6s %10s %10s %10s %10s %9s\n",
+                          "grid", "boundary", "pc", "setup_s", "cold_it", "cold_s", "warm_it",
+                          "warm_s", "min_s", "max_s", "ksp_s", "div"));
     for (const std::string& name : split(cases)) {
       const int dim = name.rfind("3d", 0) == 0 ? 3 : 2;
       const long n = std::stol(name.substr(2));
@@ -266,10 +269,11 @@ int main(int argc, char** argv) {
           }
           PetscCall(PetscPrintf(comm,
                                 "%-7s %-9s %-15s %9.4f | %6.1f %10.4f | %6.1f %10.4f %10.4f "
-                                "%9.2e\n",
+                                "%10.4f %10.4f %9.2e\n",
                                 name.c_str(), bc.c_str(), pc.c_str(), result.setup,
                                 result.cold_iterations, result.cold_seconds,
-                                result.warm_iterations, result.warm_seconds,
+                                result.warm_iterations, result.warm_seconds.median,
+                                result.warm_seconds.min, result.warm_seconds.max,
                                 result.warm_ksp_seconds, result.warm_divergence));
         }
       }
