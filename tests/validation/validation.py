@@ -6,6 +6,8 @@ Usage:
   validation.py tables [--results FILE] --out FILE.md      the accuracy tables of README.md
   validation.py readme (--check | --update) [--results FILE] [--readme README.md]
   validation.py drift  --results FILE [--rows ROW...]      this run's values against expected
+  validation.py accept --results FILE [--rows ROW...]      the rows into the expected results
+  validation.py selftest                                   the checker's arithmetic
 
 A row is one run of the suite (a job, a grid, a scheme) and records the quantities its script
 measured (tests/validation/cavity_centrelines.py and the other scripts call record() and check()).
@@ -318,12 +320,13 @@ class Cell:
     def __init__(self, spec, reference=None, digits=1, bold=False):
         self.spec, self.reference, self.digits, self.bold = spec, reference, digits, bold
 
-    def __call__(self, v):
+    def __call__(self, v, spec=None):
         if v is None:
             return "–"
-        text = format(v, self.spec)
+        text = format(v, spec or self.spec)
         if self.reference is not None:
             text += f" ({100.0 * (v - self.reference) / self.reference:+.{self.digits}f} %)"
+        text = text.replace("-", "−") if "e" not in text else text
         return f"**{text}**" if self.bold else text
 
 
@@ -342,7 +345,7 @@ class Minutes(Cell):
     def __init__(self):
         super().__init__(".1f")
 
-    def __call__(self, v):
+    def __call__(self, v, spec=None):
         return "–" if v is None else f"{v / 60.0:.1f}"
 
 
@@ -468,9 +471,14 @@ def render(name, rows, bounds):
         lead = list(cells)
         spec = bounds["rows"].get(row, {})
         if spec.get("long") or spec.get("note"):
-            notes.append(footnote(entry, spec))
-            lead[0] += f" [{len(notes)}]"
-        lines.append("| " + " | ".join(lead + [fmt(values.get(q)) for q, fmt in cols]) + " |")
+            note = footnote(entry, spec)
+            if note not in notes:
+                notes.append(note)
+            lead[0] += f" [{notes.index(note) + 1}]"
+        # A row recorded with fewer digits than the column prints keeps its own ("formats").
+        own = entry.get("formats", {})
+        lines.append("| " + " | ".join(lead + [fmt(values.get(q), own.get(q))
+                                               for q, fmt in cols]) + " |")
     if notes:
         lines.append("")
         lines += [f"- [{i}] {n}" for i, n in enumerate(notes, 1)]
@@ -572,6 +580,49 @@ def drift(results, wanted, out=sys.stdout):
     return count
 
 
+def selftest():
+    """The checker's own arithmetic on studies with known answers; the number of failures."""
+    failures = 0
+
+    def expect(what, got, want, tolerance=1e-12):
+        nonlocal failures
+        if abs(got - want) > tolerance * max(1.0, abs(want)):
+            print(f"FAIL selftest {what}: {got!r}, expected {want!r}")
+            failures += 1
+
+    bounds = {"rows": {f"s/{n}": {"cells": n} for n in (8, 16, 32)}}
+    # Q(h) = 1 + h^2 exactly: the three grids show order 2 and extrapolate to 1, so the error
+    # of each row is 1.25 (its distance from 1).
+    rows = {f"s/{n}": {"values": {"q": 1.0 + (1.0 / n) ** 2}} for n in (8, 16, 32)}
+    study = {"rows": ["s/8", "s/16", "s/32"], "order": 2}
+    for n in (8, 16, 32):
+        error, _ = study_error(bounds, rows, study, f"s/{n}", "q")
+        expect(f"order-2 study, error on {n}", error, 1.25 * (1.0 / n) ** 2)
+    # Q(h) = 1 + h at formal order 2: the observed order 1 lies in [1, 4] and is used.
+    rows = {f"s/{n}": {"values": {"q": 1.0 + 1.0 / n}} for n in (8, 16, 32)}
+    expect("order-1 study, error on 32", study_error(bounds, rows, study, "s/32", "q")[0],
+           1.25 / 32)
+    # Oscillating changes: order 2 assumed, factor 3, extrapolated from the two finest.
+    rows = {"s/8": {"values": {"q": 1.1}}, "s/16": {"values": {"q": 0.9}},
+            "s/32": {"values": {"q": 1.0}}}
+    expect("oscillating study, error on 32", study_error(bounds, rows, study, "s/32", "q")[0],
+           3.0 * 0.1 / 3.0)
+    # Two grids: order 2 assumed, factor 3.
+    two = {"rows": ["s/16", "s/32"], "order": 2}
+    expect("two-grid study, error on 16", study_error(bounds, rows, two, "s/16", "q")[0],
+           3.0 * abs(0.9 - (1.0 + 0.1 / 3.0)))
+    # A coarser error predicts a finer one: 1.25 Y / r^p.
+    bounds["rows"]["s/32"]["quantities"] = {}
+    rows = {"s/16": {"values": {"q": 0.04}}}
+    expect("prediction", predicted_error(bounds, rows, {"row": "s/16", "order": 2}, "s/32", "q")[0],
+           1.25 * 0.04 / 4.0)
+    # One unit in the last digit printed.
+    expect("last digit, .4f", last_digit(".4f")(0.12345), 1e-4)
+    expect("last digit, .1e", last_digit(".1e")(2.3e-5), 1e-6)
+    print("selftest: " + (f"{failures} failures" if failures else "the checker's arithmetic holds"))
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -590,11 +641,14 @@ def main():
     d = sub.add_parser("drift")
     d.add_argument("--results", required=True)
     d.add_argument("--rows", nargs="*")
+    sub.add_parser("selftest")
     a = sub.add_parser("accept")
     a.add_argument("--results", required=True)
     a.add_argument("--rows", nargs="*")
     args = parser.parse_args()
 
+    if args.command == "selftest":
+        return 1 if selftest() else 0
     if args.command == "check":
         rows = merged(load_results(args.results))
         failures = check(rows, set(args.rows) if args.rows else None)
