@@ -277,6 +277,12 @@ def bound_of(bounds, rows, row, quantity):
             "sources": terms}
 
 
+def _verdict(ok, known):
+    if known:
+        return "XPASS" if ok else "KNOWN"
+    return "PASS" if ok else "FAIL"
+
+
 def check(rows, wanted=None, out=sys.stdout, bounds=None):
     """Checks every quantity of the rows `wanted` (all rows in bounds.yaml that `rows` holds by
     default) and prints one line each; returns the number of failures."""
@@ -307,20 +313,30 @@ def check(rows, wanted=None, out=sys.stdout, bounds=None):
             if b["kind"] == "reported":
                 print(f"REPORTED {name} = {value:.5g} (no bound: {b['sources'][0]})", file=out)
                 continue
+            # A known failure is a disagreement with the reference that is understood to be
+            # real and not yet resolved: it is printed as such, and it fails the check once it
+            # holds its bound (then the record is out of date), like a strict expected failure.
+            known = spec["quantities"][quantity].get("known_failure")
             if b["kind"] == "minimum":
                 ok = value >= b["bound"]
-                print(f"{'PASS' if ok else 'FAIL':8s} {name} = {value:.3f}, at least "
+                verdict = _verdict(ok, known)
+                print(f"{verdict:8s} {name} = {value:.3f}, at least "
                       f"{b['bound']:.3f} ({b['sources'][0]})", file=out)
             else:
                 deviation = value if b["kind"] == "deviation" else abs(value - b["reference"])
                 ok = deviation <= b["bound"]
+                verdict = _verdict(ok, known)
                 against = ("deviation" if b["kind"] == "deviation"
                            else f"reference {b['reference']:.5g}, deviation {deviation:.3g}")
-                print(f"{'PASS' if ok else 'FAIL':8s} {name} = {value:.5g} ({against}; "
+                print(f"{verdict:8s} {name} = {value:.5g} ({against}; "
                       f"{b['title']}), bound {b['bound']:.3g} =", file=out)
                 for term in b["sources"]:
                     print(f"           + {term}", file=out)
-            failures += 0 if ok else 1
+            if known:
+                print(f"           known failure: {known}" if not ok else
+                      "           the known failure holds its bound now: remove known_failure "
+                      "from tests/validation/bounds.yaml", file=out)
+            failures += 0 if ok != bool(known) else 1
     return failures
 
 
@@ -669,7 +685,8 @@ def main():
     if args.command == "check":
         rows = merged(load_results(args.results))
         failures = check(rows, set(args.rows) if args.rows else None)
-        print(f"{failures} quantities outside their bounds" if failures else "all within bounds")
+        print(f"{failures} quantities outside their bounds" if failures else
+              "all within their bounds, but for the known failures (KNOWN) if any")
         return 1 if failures else 0
     if args.command == "tables":
         tables = render_all(merged(load_results(args.results)))
