@@ -24,6 +24,7 @@ rewrites them. tests/validation/run --update-readme merges a passing run into it
 """
 import argparse
 import datetime
+import fcntl
 import json
 import math
 import os
@@ -88,7 +89,17 @@ def commit():
 
 
 def record(path, row, values, wall_seconds=None, ranks=None):
-    """Adds (or replaces) `row` with its measured `values` in the results file `path`."""
+    """Adds (or replaces) `row` with its measured `values` in the results file `path`. Cases run
+    at the same time record into the same file: a lock beside it keeps one from losing
+    another's row."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, ".results.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _record(path, row, values, wall_seconds, ranks)
+
+
+def _record(path, row, values, wall_seconds, ranks):
     results = load_results(path)
     entry = {"values": {k: float(v) for k, v in values.items()},
              "measured": {"date": datetime.date.today().isoformat(), "commit": commit(),
