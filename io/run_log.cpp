@@ -215,7 +215,7 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
                               double total_seconds, const std::string& ended) {
   PetscFunctionBeginUser;
   // Only the steps this process ran: after a restart, dividing by the absolute step number
-  // understated the time per step (issue 11: 0.025 s reported for a true 0.133 s).
+  // understated the time per step (a restarted run reported 0.025 s for a true 0.133 s).
   const PetscInt steps = last_step - span_.first_step;
   const MPI_Comm comm = grid_->comm();
   const int count = static_cast<int>(stages.size());

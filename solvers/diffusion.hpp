@@ -17,7 +17,7 @@
 
 namespace sf {
 
-/// A diffusion strategy (DESIGN.md "Numerics" step 3): an alternative (an FFT solve on a
+/// A diffusion strategy (step 4 of docs/design.md, "One step"): an alternative (an FFT solve on a
 /// periodic box, say) is a new class and one entry in make_diffusion.
 class Diffusion {
 public:

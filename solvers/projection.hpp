@@ -26,7 +26,8 @@ struct ProjectionStats {
   double max_divergence = 0.0;  // max over fluid cells of |div u| after the projection
 };
 
-/// A projection strategy (DESIGN.md: "multigrid projection, FFT projection").
+/// A projection strategy (step 5 of docs/design.md, "One step"): the Krylov one with multigrid,
+/// the free-surface one of a liquid, or the FFT one of a periodic box (make_projection).
 class Projection {
 public:
   virtual ~Projection() = default;

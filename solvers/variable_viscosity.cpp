@@ -84,8 +84,9 @@ PetscLogEvent solve_event = 0;
 // with the grid where multigrid's does not (solvers/README.md, "Variable viscosity", has the
 // measurements). BoomerAMG is also the default because its set-up depends on the matrix alone:
 // with GAMG, even with a fresh KSP per refill, a run restarted from a checkpoint differed from an
-// uninterrupted one by 3e-13 in the velocity (DESIGN.md asks for the same bits; presumably its
-// coarsening's random ordering, whose sequence runs on from one set-up to the next). A PETSc
+// uninterrupted one by 3e-13 in the velocity (docs/design.md, "Restart", promises the same bits;
+// presumably GAMG's coarsening has a random ordering whose sequence runs on from one set-up to
+// the next). A PETSc
 // built without hypre gets GAMG.
 #if defined(PETSC_HAVE_HYPRE)
 constexpr const char* kDefaultPreconditioner = PCHYPRE;

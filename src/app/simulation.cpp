@@ -247,7 +247,7 @@ PetscErrorCode Simulation::fill_all_ghosts() {
   PetscFunctionReturn(0);
 }
 
-// One step, DESIGN.md "Numerics", as an ordered list of stages (Basilisk's events are the
+// One step (docs/design.md, "One step") as an ordered list of stages (Basilisk's events are the
 // model): each updates the state over dt and reads ghosts that the stage before it may have made
 // stale, so the halo is refreshed where a stage needs it. Stam's step (time.scheme: stam):
 //   1. forces     scalar sources, then gravity, buoyancy, vorticity confinement and force

@@ -1,6 +1,6 @@
 // The time loop. Simulation owns the grid, the fields, the stages and the output, and advances
-// them one step at a time in the order of DESIGN.md "Numerics"; main.cpp only builds it from a
-// job and runs it.
+// them one step at a time in the order of docs/design.md, "One step"; main.cpp only builds it
+// from a job and runs it.
 #pragma once
 
 #include <functional>
@@ -96,7 +96,8 @@ private:
   double min_spacing() const;
 
   /// One stage of a step: its name, the clock it runs on (none for the cheap ones, so that the
-  /// timing table keeps DESIGN.md's stages) and what it does to the state over dt.
+  /// timing table keeps the stages of docs/design.md, "One step") and what it does to the
+  /// state over dt.
   struct StepStage {
     const char* name;
     std::optional<Stage> clock;

@@ -11,9 +11,9 @@
 
 namespace sf {
 
-/// The timed stages of a step, in DESIGN.md order, plus output (frames, checkpoints) and in-situ
-/// analysis (Catalyst).
-// Surface: a liquid's level set (reinitialisation; issue 15 adds its other stages here).
+/// The timed stages of a step, in the order of docs/design.md, "One step", plus output (frames,
+/// checkpoints) and in-situ analysis (Catalyst).
+// Surface: a liquid's surface (reinitialisation, velocity extension, height field, spray).
 // Obstacles: moving obstacles going to their place at the step's end (the mask rebuilt, their
 // faces set, the cells they uncover filled).
 enum class Stage { Forces, Advect, Diffuse, Project, Surface, Obstacles, Output, InSitu, Count };

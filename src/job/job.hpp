@@ -64,7 +64,7 @@ struct ScalarBlob {
 };
 
 /// When a scalar source or a force region acts and how strongly: the interaction a user scripts
-/// in the job instead of painting it with a mouse (Stam 2003). It acts in the steps that begin at
+/// in the job instead of painting it with a mouse (Stam 2000). It acts in the steps that begin at
 /// a time in [start, end); `keyframes` (none, or at least two by increasing time) scale its
 /// strength by `factor` and move its region by `offset`, linear between them and held before the
 /// first and after the last, as every keyed quantity is (keyframes.hpp). Evaluated at the time
@@ -289,7 +289,7 @@ struct FireConfig {
   double expansion = 0.0;             // volume per unit of fuel burnt, >= 0
 };
 
-/// Texture-coordinate advection (Stam 1999 §4; Stam 2003): texture coordinates carried by the
+/// Texture-coordinate advection (Stam 1999 §4; Stam 2000): texture coordinates carried by the
 /// flow like the scalars, without diffusion or sources, so that an image or a 3D noise texture
 /// mapped through them onto the smoke moves with it. They start at (x - origin) / size, from 0
 /// to 1 across the domain. Two sets, a and b, are reset to that start every `period`, half a
@@ -384,10 +384,11 @@ struct DiagnosticsConfig {
   double reference_area = 0.0;
 };
 
-/// A liquid with a free surface (issue 15), tracked by a level set phi at cell centres: phi < 0
-/// in the liquid, |phi| the distance to its surface within a band about it. phi is advected with
-/// the scalars (one trace for all) and written, checkpointed and probed like them, under the
-/// name kLevelSetName; it has no diffusion, dissipation or sources.
+/// A liquid with a free surface (docs/design.md, "Liquids", which also says what it does not do
+/// yet), tracked by a level set phi at cell centres: phi < 0 in the liquid, |phi| the distance to
+/// its surface within a band about it. phi is advected with the scalars (one trace for all) and
+/// written, checkpointed and probed like them, under the name kLevelSetName; it has no
+/// diffusion, dissipation or sources.
 struct LiquidConfig {
   static constexpr const char* kLevelSetName = "phi";
   bool enabled = false;

@@ -13,7 +13,7 @@
 
 namespace sf {
 
-/// Boundary condition on one face of the domain (DESIGN.md "Numerics").
+/// Boundary condition on one face of the domain (docs/design.md, "Boundaries").
 enum class BoundaryKind { Periodic, NoSlip, FreeSlip, Inflow, Outflow };
 
 /// Velocity profile across an inflow face.

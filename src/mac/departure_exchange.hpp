@@ -1,4 +1,4 @@
-// On-demand evaluation of departure points that lie outside a rank's halo (DESIGN.md
+// On-demand evaluation of departure points that lie outside a rank's halo (docs/design.md,
 // "Distribution"; the pattern of ECMWF's IFS semi-Lagrangian scheme). A rank that cannot
 // interpolate at a point sends the point to the rank owning the cell that contains it; the owner
 // interpolates there, from its own halo-filled arrays, and sends the values back. Because the

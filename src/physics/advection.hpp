@@ -1,5 +1,6 @@
-// Advection stage (DESIGN.md step 3). Strategies share one interface, so an alternative scheme is
-// a new class rather than a flag inside a loop, and one entry in make_advection (advection.cpp):
+// Advection stage (step 3 of docs/design.md, "One step"). Strategies share one interface, so an
+// alternative scheme is a new class rather than a flag inside a loop, and one entry in
+// make_advection (advection.cpp):
 // semi_lagrangian.* (Stam's one pass), error_compensated.* (MacCormack and BFECC).
 #pragma once
 

@@ -1,5 +1,5 @@
 // Integral measures of the flow and point probes, every step, for the steps CSV: what validation
-// needs without writing frames (issue 14, item 5).
+// needs without writing frames.
 //
 // On the MAC grid, cell volume V = prod_a h_a (2D: h_x h_y), summed over the whole box (solid
 // cells hold their obstacle's velocity, 0 for static ones):

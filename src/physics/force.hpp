@@ -1,10 +1,10 @@
-// One body force of DESIGN.md step 2 (Stam §2.2 step 1): an acceleration f_c evaluated on the
-// faces of the MAC grid from the state at the start of the step, added as u_c += dt f_c straight
-// into the velocity's global vector on the free faces. Every force reads the ghosted local
-// vectors, which no force writes, so no force sees another's increment; Forces (forces.hpp) runs
-// them in a fixed order, which fixes the bits on any number of ranks. A new force (fire's
-// expansion, a liquid's gravity on marker cells) is a class behind this interface and one line in
-// Forces::setup (forces.cpp).
+// One body force of step 2 in docs/design.md, "One step" (Stam §2.2 step 1): an acceleration f_c
+// evaluated on the faces of the MAC grid from the state at the start of the step, added as
+// u_c += dt f_c straight into the velocity's global vector on the free faces. Every force reads
+// the ghosted local vectors, which no force writes, so no force sees another's increment; Forces
+// (forces.hpp) runs them in a fixed order, which fixes the bits on any number of ranks. A new
+// force (fire's expansion, a liquid's gravity on marker cells) is a class behind this interface
+// and one line in Forces::setup (forces.cpp).
 #pragma once
 
 #include <array>

@@ -1,5 +1,6 @@
-// The forces of DESIGN.md step 2 (Stam §2.2 step 1; Cline et al. §9.3; Fedkiw, Stam & Jensen
-// 2001), on every free face of the MAC grid (SolidMask::fixed_face faces are left alone):
+// The forces of step 2 in docs/design.md, "One step" (Stam §2.2 step 1; Cline et al. §9.3;
+// Fedkiw, Stam & Jensen 2001), on every free face of the MAC grid (SolidMask::fixed_face faces
+// are left alone):
 //
 //   u_c <- u_c + dt g_c                                gravity                gravity.hpp
 //   u_c <- u_c + dt 1/2 (b(idx - e_c) + b(idx)) up_c   buoyancy               buoyancy.hpp

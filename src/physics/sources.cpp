@@ -1,4 +1,4 @@
-// Scalar sources and dissipation (Stam 1999 §2.4; DESIGN.md step 2 and the end of the step).
+// Scalar sources and dissipation (Stam 1999 §2.4; steps 2 and 6 of docs/design.md, "One step").
 //
 // Sources: in the fluid cells whose centre lies in the source region, s = v (Set) or s += v dt
 // (Add); a source with a velocity also sets u_c = v_c on the free faces whose centre lies in the

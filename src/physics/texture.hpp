@@ -1,4 +1,4 @@
-// Texture-coordinate advection (job.hpp TextureConfig; Stam 1999 §4, Stam 2003): the coordinates
+// Texture-coordinate advection (job.hpp TextureConfig; Stam 1999 §4, Stam 2000): the coordinates
 // are job scalars the advection carries like any other; this stage sets them to where each cell
 // is, (x - origin) / size, at the start, and again for a set whenever its period comes round
 // (set a at multiples of the period, set b half a period later), after the step's advection.

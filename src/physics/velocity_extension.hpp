@@ -10,8 +10,8 @@
 // the air's velocity is never read by the liquid. Each layer reads only its neighbours, so the
 // result is the same bits on any rank count.
 //
-// Cost per call: `layers` passes over the owned faces and 2 `layers` halo exchanges (measured
-// in the benchmark of issue 15; the passes could be limited to the band).
+// Cost per call: `layers` passes over the owned faces and 2 `layers` halo exchanges (the passes
+// could be limited to the band).
 #pragma once
 
 #include "field.hpp"

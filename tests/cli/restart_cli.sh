@@ -181,6 +181,8 @@ for _ in $(seq 6000); do
 done
 [ "$caught" -eq 1 ] || wait "$pid" 2>/dev/null
 check "caught a checkpoint being written" test "$caught" -eq 1
+check "the test hook says it is in effect, once" \
+  test "$(grep -c "warning: test hook STABLEFLUIDS_TEST_CHECKPOINT_PAUSE" "$work/log_2.txt")" -eq 1
 newest=$(ls "$work/out_$name"/${name}_checkpoint_*.h5 2>/dev/null | tail -n 1)
 check "the newest complete checkpoint is readable" bash -c "h5ls \"$newest\" > /dev/null"
 "$mpiexec" -n 2 --oversubscribe "$exe" "$work/$name.yaml" --restart latest > "$work/restart_$name.log" 2>&1

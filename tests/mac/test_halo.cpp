@@ -181,7 +181,8 @@ TEST(Halo, HaloWiderThanASlabIsRefusedOnEveryRank) {
   EXPECT_EQ(test::global_sum(code != 0 ? 1 : 0), fits ? 0 : size);
 }
 
-// The boundary description the fill uses must be the one DESIGN.md prescribes per face kind.
+// The boundary description the fill uses must be the one docs/design.md, "Boundaries", gives per
+// face kind.
 TEST(Halo, BoundaryRulesFollowFaceKinds) {
   GridConfig config;
   config.dim = 3;

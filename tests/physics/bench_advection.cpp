@@ -1,5 +1,5 @@
-// Benchmark of the advection stage against the memory system (issue: advection at the speed of
-// the memory system; solvers/README.md "Advection speed" holds the measured table).
+// Benchmark of the advection stage against the memory system (how close advection comes to the
+// speed of the memory system; solvers/README.md "Advection speed" holds the measured table).
 //
 // For every case (N^3 cells of the unit cube, walls or periodic, a CFL number) and scheme it
 // advects the velocity and two scalars through a 3D Taylor-Green-like velocity of peak speed 1

@@ -410,11 +410,12 @@ void check_invariance(int dim) {
 TEST(Viscoelastic, StageGivesIdenticalBitsOnAnyRankCount2D) { check_invariance(2); }
 TEST(Viscoelastic, StageGivesIdenticalBitsOnAnyRankCount3D) { check_invariance(3); }
 
-// (4) The behaviour. A disc of material (radius 0.25, the scalar `material`) in the
-// middle of a closed box is stretched by a Taylor-Green flow, whose centre is a pure strain:
-// u = 2 pi A (x - 1/2), v = -2 pi A (y - 1/2) near it. Its shape is measured by the anisotropy
-// of its second moments, (I_xx - I_yy) / (I_xx + I_yy), weighted by the material scalar: 0 for
-// the disc (the grid is symmetric under x <-> y), tanh(2 s) for an ellipse stretched by e^s.
+// (4) Elastic recovery and plastic set, what the material is for. A disc of material (radius 0.25,
+// the scalar `material`) in the middle of a closed box is stretched by a Taylor-Green flow, whose
+// centre is a pure strain: u = 2 pi A (x - 1/2), v = -2 pi A (y - 1/2) near it. Its shape is
+// measured by the anisotropy of its second moments, (I_xx - I_yy) / (I_xx + I_yy), weighted by the
+// material scalar: 0 for the disc (the grid is symmetric under x <-> y), tanh(2 s) for an ellipse
+// stretched by e^s.
 /// The anisotropy of the material's second moments about its centroid. Collective.
 double anisotropy(Simulation& simulation) {
   const Grid& grid = simulation.grid();

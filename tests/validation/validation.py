@@ -43,8 +43,7 @@ README = os.path.join(ROOT, "README.md")
 
 # Roache's factors of safety for a grid convergence index: 1.25 when the order is observed on
 # three grids and lies in the range the scheme can have, 3 when it is assumed (two grids, or an
-# order the three grids do not confirm). P. J. Roache, "Verification and Validation in
-# Computational Science and Engineering", Hermosa (1998); Celik et al., J. Fluids Eng. 130 (2008).
+# order the three grids do not confirm): Roache (1998), Celik et al. (2008), docs/references.md.
 SAFETY_OBSERVED, SAFETY_ASSUMED = 1.25, 3.0
 
 
@@ -228,8 +227,7 @@ def study_error(bounds, rows, spec, row, quantity):
     where = f" of {at}" if at != row else ""
     text = f"{safety:g} x |Q - Q_inf|"
     # An oscillating study extrapolates badly, and a coarse row can then sit by chance near Q_inf:
-    # its error is at least half the range the study's values span (Stern, Wilson, Coleman &
-    # Paterson, J. Fluids Eng. 123, 2001).
+    # its error is at least half the range the study's values span (Stern et al. (2001)).
     if oscillating and 0.5 * (max(q) - min(q)) > error:
         error, text = 0.5 * (max(q) - min(q)), "half the range of the study's values"
     return error, (f"{error:.2g} discretization error{where}: {text} over the {grid} study "
