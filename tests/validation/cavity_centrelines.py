@@ -2,12 +2,15 @@
 """Compares a lid-driven cavity frame with the reference centreline velocities.
 
 Usage: cavity_centrelines.py FRAME.h5 [--reference botella1000|ghia100|ghia400|ghia1000]
+                             [--row ROW --results FILE]
 
 Reads the MAC face velocities of a stablefluids frame of the unit cavity (lid at y = 1 moving
 at +1), samples u on the vertical centre line x = 0.5 and v on the horizontal centre line y = 0.5
 at the reference points (linear interpolation along the line between face values, with the wall
 values at the ends; on an even grid the centre lines are face columns), and prints each point
-with its deviation and the largest deviation per line. Exit status 0; the numbers are the result.
+with its deviation and the largest deviation per line. With --row, records the two largest
+deviations (quantities u and v) as that row of the validation suite and checks them against its
+bounds (validation.py); the exit status is then 1 when one is outside.
 
 References:
   botella1000  Botella & Peyret (1998), Computers & Fluids 27, Table 9 and 10, Re = 1000
@@ -23,6 +26,8 @@ import sys
 
 import h5py
 import numpy as np
+
+import validation
 
 # Reference points printed but not counted in the largest deviation: (reference, line, position).
 SUSPECT = {("ghia400", 1, 0.9063)}
@@ -91,6 +96,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("frame")
     parser.add_argument("--reference", default="botella1000", choices=sorted(REFERENCES))
+    validation.add_row_arguments(parser)
     args = parser.parse_args()
     n, u_column, v_row = centrelines(args.frame)
     u_ref, v_ref = REFERENCES[args.reference]
@@ -109,7 +115,8 @@ def main():
         print(f"  largest deviation {largest:.4f}")
         worst.append(largest)
     print(f"max deviation: u {worst[0]:.4f}, v {worst[1]:.4f}")
+    return validation.finish(args, {"u": worst[0], "v": worst[1]})
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

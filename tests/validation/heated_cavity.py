@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compares a differentially heated cavity run with de Vahl Davis (1983).
 
-Usage: heated_cavity.py OUTPUT_DIR NAME --rayleigh RA [--prandtl 0.71]
+Usage: heated_cavity.py OUTPUT_DIR NAME --rayleigh RA [--prandtl 0.71] [--row ROW --results FILE]
 
 The run is the unit square with the wall x = 0 held at +1/2 and x = 1 at -1/2 (dT = 1), the
 horizontal walls insulated, buoyancy beta = 1 along +y, and in free-fall units
@@ -9,7 +9,9 @@ nu = sqrt(Pr / Ra), kappa = 1 / sqrt(Ra Pr) (jobs/validation/heated_cavity_ra1e5
 Reads the last row of OUTPUT_DIR/NAME_steps.csv for the hot wall's Nusselt number and the last
 frame for u_max on the vertical centre line and v_max on the horizontal one (in kappa / L, as the
 benchmark states them, with their positions), and prints each beside the reference and the
-relative deviation.
+relative deviation. With --row, records them (quantities nu, u_max, v_max) as that row of the
+validation suite and checks them against its bounds (validation.py); the exit status is then 1
+when one is outside.
 
 Reference: G. de Vahl Davis, "Natural convection of air in a square cavity: a bench mark
 numerical solution", Int. J. Numer. Methods Fluids 3 (1983) 249-264, Table IV (Pr = 0.71).
@@ -18,9 +20,12 @@ import argparse
 import csv
 import glob
 import math
+import sys
 
 import h5py
 import numpy as np
+
+import validation
 
 # Ra: (u_max, its y, v_max, its x, mean Nu)
 REFERENCE = {
@@ -37,6 +42,7 @@ def main():
     parser.add_argument("name")
     parser.add_argument("--rayleigh", type=float, required=True, choices=sorted(REFERENCE))
     parser.add_argument("--prandtl", type=float, default=0.71)
+    validation.add_row_arguments(parser)
     args = parser.parse_args()
     kappa = 1.0 / math.sqrt(args.rayleigh * args.prandtl)
 
@@ -65,7 +71,8 @@ def main():
               f"deviation {100.0 * (value - reference) / reference:+.2f} %")
     print(f"  u_max at y = {centres[j]:.3f} (reference {ref[1]}), v_max at x = {centres[i]:.3f} "
           f"(reference {ref[3]})")
+    return validation.finish(args, {"nu": nusselt, "u_max": u_line[j], "v_max": v_line[i]})
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

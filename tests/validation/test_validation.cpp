@@ -1,7 +1,7 @@
 // Whole-solver tests: full steps agree across rank counts to solver tolerance; the Taylor-Green
 // vortex converges to the exact Navier-Stokes solution at the expected order; the lid-driven
-// cavity at Re = 100 approaches the centreline profile of Ghia, Ghia & Shin (1982) as the grid
-// is refined.
+// cavity at Re = 100 matches Ghia, Ghia & Shin (1982) within their error and its own. These are
+// the quick checks; tests/validation/run is the full study behind README.md "Accuracy".
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -272,20 +272,30 @@ double heated_cavity_nusselt(long n, double rayleigh, double end, double dt) {
 // Walls held at different temperatures with the fluid at rest conduct: the steady profile is
 // linear, which the wall rule (the ghost reflects about the wall value) and the diffusion solve
 // represent exactly, and the one-sided wall gradient reads it exactly: Nu = 1 to the solver's
-// tolerance. With buoyancy at Ra = 1e3 the hot wall's Nu approaches de Vahl Davis's (1983)
-// 1.118 as the grid is refined (measured: +0.77 % on 16^2, +0.08 % on 32^2; README "Accuracy").
+// tolerance. With buoyancy at Ra = 1e3 the hot wall's Nu on 64^2 must lie within what separates
+// it and de Vahl Davis's (1983) 1.118 from the exact value, as the validation suite bounds its
+// Ra = 1e5 case (tests/validation/bounds.yaml): his stated accuracy at the lowest Rayleigh
+// number, a tenth of 1 %, plus this solution's discretization error, which the three grids
+// 16^2/32^2/64^2 estimate by Richardson extrapolation at their observed order p with Roache's
+// factor of safety 1.25 (p must lie in [1, 4], half to twice the formal order 2, for the
+// estimate to hold).
 TEST(Validation, HeatedCavityConductsAndMatchesDeVahlDavisAtRa1e3) {
+  constexpr double kReference = 1.118, kReferenceError = 0.001 * kReference;
   const double conduction = heated_cavity_nusselt(16, 0.0, 400.0, 50.0);
-  const double coarse = heated_cavity_nusselt(16, 1e3, 20.0, 0.1);
-  const double fine = heated_cavity_nusselt(32, 1e3, 20.0, 0.1);
+  double nu[3];
+  for (int level = 0; level < 3; ++level)
+    nu[level] = heated_cavity_nusselt(16 << level, 1e3, 20.0, 0.1);
+  const double order = std::log2((nu[1] - nu[0]) / (nu[2] - nu[1]));
+  const double discretization = 1.25 * std::abs(nu[2] - nu[1]) / (std::pow(2.0, order) - 1.0);
   PetscCallVoid(PetscPrintf(PETSC_COMM_WORLD,
-                            "heated cavity: conduction Nu %.12f; Ra 1e3 Nu on 16/32 cells %.4f "
-                            "%.4f (de Vahl Davis 1.118)\n",
-                            conduction, coarse, fine));
+                            "heated cavity: conduction Nu %.12f; Ra 1e3 Nu on 16/32/64 cells %.5f "
+                            "%.5f %.5f (order %.2f; de Vahl Davis 1.118), bound %.5f + %.5f\n",
+                            conduction, nu[0], nu[1], nu[2], order, kReferenceError,
+                            discretization));
   EXPECT_NEAR(conduction, 1.0, 1e-8);
-  EXPECT_NEAR(coarse, 1.118, 0.01 * 1.118);
-  EXPECT_NEAR(fine, 1.118, 0.002 * 1.118);
-  EXPECT_LT(std::abs(fine - 1.118), std::abs(coarse - 1.118));
+  EXPECT_GE(order, 1.0);
+  EXPECT_LE(order, 4.0);
+  EXPECT_NEAR(nu[2], kReference, kReferenceError + discretization);
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("heated"));
 }
 
@@ -597,27 +607,21 @@ const GhiaPoint ghia_re100[] = {
     {0.4531, -0.21090}, {0.2813, -0.15662}, {0.1719, -0.10150}, {0.1016, -0.06434},
     {0.0703, -0.04775}, {0.0625, -0.04192}, {0.0547, -0.03717}};
 
-/// Runs the Re = 100 cavity on an n x n grid close to steady state and returns the largest
-/// deviation from Ghia's centreline values (u interpolated linearly in y at x = 0.5, where the
-/// x-faces of an even grid sit exactly).
-double cavity_error(long n) {
-  JobConfig job;
-  job.name = "cavity";
-  job.grid.dim = 2;
-  job.grid.cells = {n, n, 1};
-  job.grid.halo = 2;
-  job.boundary[0] = {face(BoundaryKind::NoSlip), face(BoundaryKind::NoSlip)};
-  FaceBoundary lid = face(BoundaryKind::NoSlip);
-  lid.velocity = {1.0, 0.0, 0.0};
-  job.boundary[1] = {face(BoundaryKind::NoSlip), lid};
-  job.boundary[2] = {face(BoundaryKind::Periodic), face(BoundaryKind::Periodic)};
-  job.fluid.viscosity = 0.01;  // Re = U L / nu = 100
-  job.output.directory = scratch("cavity");
-  job.output.overwrite = true;  // one test, several runs of the same name
-  job.time.end = 12.0;
+/// Runs the Re = 100 cavity on an n x n grid with the second-order step to t = 30, where it is
+/// steady (the slowest viscous mode has decayed by e^-15), and returns u on the vertical centre
+/// line x = 0.5 at Ghia's points (interpolated linearly in y between the x-faces of face column
+/// n/2, which an even grid puts exactly on the line, and the walls).
+std::vector<double> cavity_centreline(long n) {
+  JobConfig job = walled_box_job("cavity", n, n, 2);
+  job.boundary[1][1].velocity = {1.0, 0.0, 0.0};  // the lid, U = 1
+  job.fluid.viscosity = 0.01;                      // Re = U L / nu = 100
+  job.time.scheme = TimeScheme::BDF2;
+  job.advection.interpolation = Interpolation::Cubic;
+  job.time.end = 30.0;
   Simulation simulation;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  const double dt = 2.0 / static_cast<double>(n);  // CFL 2 against the lid speed
+  // CFL 4 against the lid: dt falls with h, and the study below refines both together.
+  const double dt = 4.0 / static_cast<double>(n);
   advance(simulation, dt, static_cast<int>(std::ceil(job.time.end / dt)));
 
   // The centre line x = 0.5 is face column n/2 of component 0; each rank contributes the rows
@@ -634,7 +638,7 @@ double cavity_error(long n) {
   EXPECT_EQ(VecRestoreArrayRead(simulation.velocity().global(), &data), 0);
   MPI_Allreduce(column.data(), all.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM,
                 PETSC_COMM_WORLD);
-  double error = 0.0;
+  std::vector<double> samples;
   for (const GhiaPoint& p : ghia_re100) {
     const double t = p.y * static_cast<double>(n) - 0.5;  // cell-centre index space
     double value;
@@ -649,22 +653,48 @@ double cavity_error(long n) {
       const long j = static_cast<long>(std::floor(t));
       value = all[j] + (t - static_cast<double>(j)) * (all[j + 1] - all[j]);
     }
-    error = std::max(error, std::abs(value - p.u));
+    samples.push_back(value);
   }
-  return error;
+  return samples;
 }
 
-TEST(Validation, LidDrivenCavityRe100ApproachesGhia) {
-  const double e16 = cavity_error(16);
-  const double e32 = cavity_error(32);
-  const double e64 = cavity_error(64);
+/// max_k |a_k - b_k|.
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0.0;
+  for (size_t k = 0; k < a.size(); ++k) largest = std::max(largest, std::abs(a[k] - b[k]));
+  return largest;
+}
+
+// The lid-driven cavity at Re = 100 with the second-order step against Ghia et al. (1982), with
+// the bound that the validation suite gives it (tests/validation/bounds.yaml): the deviation on
+// 64^2 may be what separates the two solutions from the exact one, and no more.
+//  - This solution's discretization error on 64^2, from the three grids 16^2/32^2/64^2: the
+//    largest change at Ghia's points between successive grids falls at the observed order p, and
+//    Richardson extrapolation with Roache's factor of safety 1.25 bounds the error left on 64^2
+//    by 1.25 d_64 / (2^p - 1). p must lie in [1, 4], half to twice the scheme's formal order 2,
+//    for that estimate to hold (measured: 2.36).
+//  - Ghia's own error: their Re = 1000 table on this line, from the same method on the same
+//    129 x 129 grid, differs from Botella & Peyret's spectral solution (1998) by up to 0.0063
+//    (tests/validation/validation.py computes it from both tables); at Re = 100 the flow is
+//    smoother.
+TEST(Validation, LidDrivenCavityRe100MatchesGhiaWithinBothErrors) {
+  constexpr double kGhiaError = 0.0063;
+  const std::vector<double> s16 = cavity_centreline(16), s32 = cavity_centreline(32),
+                            s64 = cavity_centreline(64);
+  std::vector<double> ghia;
+  for (const GhiaPoint& p : ghia_re100) ghia.push_back(p.u);
+  const double d32 = largest_difference(s32, s16), d64 = largest_difference(s64, s32);
+  const double order = std::log2(d32 / d64);
+  const double discretization = 1.25 * d64 / (std::pow(2.0, order) - 1.0);
+  const double deviation = largest_difference(s64, ghia);
   PetscCallVoid(PetscPrintf(PETSC_COMM_WORLD,
-                            "cavity Re 100, max deviation from Ghia et al. on 16/32/64 cells: "
-                            "%.3f %.3f %.3f\n",
-                            e16, e32, e64));
-  EXPECT_LT(e32, e16) << "errors " << e16 << " " << e32 << " " << e64;
-  EXPECT_LT(e64, e32) << "errors " << e16 << " " << e32 << " " << e64;
-  EXPECT_LT(e64, 0.1) << "errors " << e16 << " " << e32 << " " << e64;
+                            "cavity Re 100, bdf2 + cubic: largest change 16->32 %.4f, 32->64 "
+                            "%.4f (order %.2f); on 64^2 largest deviation from Ghia %.4f, bound "
+                            "%.4f + %.4f\n",
+                            d32, d64, order, deviation, kGhiaError, discretization));
+  EXPECT_GE(order, 1.0);
+  EXPECT_LE(order, 4.0);
+  EXPECT_LE(deviation, kGhiaError + discretization);
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("cavity"));
 }
 
