@@ -246,7 +246,9 @@ PetscErrorCode check_job(MPI_Comm comm, hid_t file, long long format, const std:
   if (!problem->empty()) PetscFunctionReturn(0);
   std::string differences;
   try {
-    const JobConfig written = parse_job(text, path + " (job)", overrides);
+    // The written job's paths (Catalyst scripts, meshes) are relative to the job file it was
+    // read from, which is this job's, wherever the checkpoint lies.
+    const JobConfig written = parse_job(text, path + " (job)", overrides, job.source);
     state->output_interval = written.output.interval;
     differences = physics_differences(written, job);
   } catch (const JobError& e) {
