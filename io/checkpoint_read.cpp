@@ -423,7 +423,10 @@ PetscErrorCode read_rows(const Grid& grid, hid_t file, const char* name, hsize_t
   else
     ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
                                    slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows->data()) >= 0;
+  // A dataset of no rows (no spray yet) has no storage to read from (see write_part).
+  if (shape[0] > 0)
+    ok = ok &&
+         H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows->data()) >= 0;
   if (!ok) *problem = dataset_name + ": " + hdf5_error_message();
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
