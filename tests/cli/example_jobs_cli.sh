@@ -24,7 +24,12 @@
 # The runs are short: three of the job's fixed steps, or of its largest adaptive one
 # (time.end), with the output (frames at the start and the end only) in a temporary directory.
 # The grids are the jobs' own; the few steps keep the cost down, and a render happens once per
-# script, on the initial state.
+# script, on the initial state. Cost (2026-11-27, `time ctest -L example_jobs -j2` in the build
+# directory; the tests ask for 2 processors each, so they run one after another): 7 min 45 s and
+# 9 min 34 s of wall clock on a 2-core machine that other builds and tests loaded to a load
+# average of 5 to 9, 7.4 min of processor time. Two thirds of it are the first runs of the 18
+# jobs with Catalyst scripts (14 to 35 s each, nearly all of it ParaView's start and the one
+# render; their steps take 1 to 4 s), against 1 to 8 s for each of the others.
 set -uo pipefail
 exe=$1 src=$2 mpiexec=$3 catalyst=$4
 shift 4
@@ -37,6 +42,8 @@ trap 'sf_display_stop; rm -rf "$work"' EXIT
 # shellcheck source=cli_checks.sh
 source "$tests/cli_checks.sh"
 unset PYTHONHOME PYTHONPATH
+# No __pycache__ in the source tree from the checks run here.
+export PYTHONDONTWRITEBYTECODE=1
 # Mesa's software renderer starts a thread per core in every rank unless told otherwise.
 export LP_NUM_THREADS=1
 
