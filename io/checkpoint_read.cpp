@@ -246,7 +246,9 @@ PetscErrorCode check_job(MPI_Comm comm, hid_t file, long long format, const std:
   if (!problem->empty()) PetscFunctionReturn(0);
   std::string differences;
   try {
-    const JobConfig written = parse_job(text, path + " (job)", overrides);
+    // The written job's paths (Catalyst scripts, meshes) are relative to the job file it was
+    // read from, which is this job's, wherever the checkpoint lies.
+    const JobConfig written = parse_job(text, path + " (job)", overrides, job.source);
     state->output_interval = written.output.interval;
     differences = physics_differences(written, job);
   } catch (const JobError& e) {
@@ -421,7 +423,10 @@ PetscErrorCode read_rows(const Grid& grid, hid_t file, const char* name, hsize_t
   else
     ok = ok && H5Sselect_hyperslab(filespace, H5S_SELECT_SET, slab.offset.data(), nullptr,
                                    slab.count.data(), nullptr) >= 0;
-  ok = ok && H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows->data()) >= 0;
+  // A dataset of no rows (no spray yet) has no storage to read from (see write_part).
+  if (shape[0] > 0)
+    ok = ok &&
+         H5Dread(dataset, H5T_NATIVE_DOUBLE, memspace, filespace, transfer, rows->data()) >= 0;
   if (!ok) *problem = dataset_name + ": " + hdf5_error_message();
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);

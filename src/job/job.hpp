@@ -537,10 +537,13 @@ struct Steered {
 Steered parse_steering(const std::string& text, const std::string& source, const JobConfig& job);
 
 /// Parses and validates a job from its text, including the limits of jobs/README.md "Limits"
-/// (magnitudes of numbers, frame and step counts, the name's length). `source` is used in
-/// messages only. Throws JobError for the first problem found.
+/// (magnitudes of numbers, frame and step counts, the name's length). `source` names the text in
+/// messages and gives the default name; the paths the job names (Catalyst scripts, mesh files,
+/// the steering file) are relative to the directory of `relative_to`, or of `source` when that
+/// is empty. Throws JobError for the first problem found.
 JobConfig parse_job(const std::string& text, const std::string& source,
-                    const std::vector<JobOverride>& overrides = {});
+                    const std::vector<JobOverride>& overrides = {},
+                    const std::string& relative_to = "");
 
 /// The job's settings that a restart must not change, as "key: value" lines; two jobs may
 /// continue each other's checkpoints when their lines are equal (describe.cpp).

@@ -83,8 +83,8 @@ namespace sf {
 using namespace job_detail;
 
 JobConfig parse_job(const std::string& text, const std::string& source,
-                    const std::vector<JobOverride>& overrides) {
-  return JobParser(source, overrides).parse(text);
+                    const std::vector<JobOverride>& overrides, const std::string& relative_to) {
+  return JobParser(source, overrides, relative_to).parse(text);
 }
 
 Steered parse_steering(const std::string& text, const std::string& source, const JobConfig& job) {

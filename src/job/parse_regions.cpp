@@ -125,8 +125,7 @@ ObstacleConfig::MeshFile JobParser::parse_mesh_file(const MapReader& map, int di
   if (mesh.path.empty()) fail(file, "must not be empty");
   // Named relative to the job file, as Catalyst scripts are, so a job and its meshes move
   // together.
-  if (mesh.path[0] != '/' && source_.find('/') != std::string::npos)
-    mesh.path = source_.substr(0, source_.rfind('/')) + "/" + mesh.path;
+  mesh.path = beside_job(mesh.path);
   mesh.line = file.line;
   mesh.key = file.path;
   if (auto scale = map.find("scale")) mesh.scale = read_positive(*scale);

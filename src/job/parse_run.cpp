@@ -200,8 +200,7 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
   }
   // Scripts are named relative to the job file, so a job and its scripts move together and the
   // job runs from any working directory.
-  const std::string job_directory =
-      source_.find('/') == std::string::npos ? "." : source_.substr(0, source_.rfind('/'));
+  const std::string job_directory = directory_.empty() ? "." : directory_;
   for (const Field& item : list_items(map.find("scripts"), "scripts")) {
     const MapReader entry(*this, item, false,
                           {"script", "every_steps", "every_time", "every_wall_seconds", "args"});

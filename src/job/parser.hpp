@@ -206,8 +206,13 @@ private:
 
 class JobParser {
 public:
-  explicit JobParser(std::string source, std::vector<JobOverride> overrides = {})
-      : source_(std::move(source)), overrides_(std::move(overrides)) {}
+  /// `source` names the text in messages; relative paths in it (Catalyst scripts, mesh files,
+  /// the steering file) are taken from the directory of `relative_to`, or of `source` when that
+  /// is empty.
+  explicit JobParser(std::string source, std::vector<JobOverride> overrides = {},
+                     const std::string& relative_to = "")
+      : source_(std::move(source)), overrides_(std::move(overrides)),
+        directory_(directory_of(relative_to.empty() ? source_ : relative_to)) {}
 
   /// A problem at `path`: "<file>:<line>: <path>: <message>", or, when the value there came
   /// from the command line, "<file>: --set <key>=<value>: <path>: <message>" (its line would
@@ -462,8 +467,19 @@ private:
   /// Puts each --set value into the document, creating the maps on its way.
   void apply_overrides(YAML::Node& root) const;
 
+  /// The directory part of a file's path, empty when it has none.
+  static std::string directory_of(const std::string& path) {
+    return path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/'));
+  }
+
+  /// `path` as the job names it: relative paths are relative to the job file's directory.
+  std::string beside_job(const std::string& path) const {
+    return path[0] == '/' || directory_.empty() ? path : directory_ + "/" + path;
+  }
+
   std::string source_;
   std::vector<JobOverride> overrides_;
+  std::string directory_;  // where relative paths in the job start from (see the constructor)
   mutable std::size_t entries_read_ = 0;
   mutable std::size_t max_entries_ = 0;
 

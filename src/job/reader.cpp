@@ -502,8 +502,7 @@ JobConfig JobParser::parse(const std::string& text) const {
     const Field file = keys.require("file");
     job.steering.file = read_string(file);
     if (job.steering.file.empty()) fail(file, "must not be empty");
-    if (job.steering.file[0] != '/' && source_.find('/') != std::string::npos)
-      job.steering.file = source_.substr(0, source_.rfind('/')) + "/" + job.steering.file;
+    job.steering.file = beside_job(job.steering.file);
     if (auto every = keys.find("every_steps")) {
       const long long n = read_integer(*every, "expected an integer from 1 to 1000000");
       if (n < 1 || n > 1000000) fail(*every, "expected an integer from 1 to 1000000, " +
