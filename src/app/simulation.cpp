@@ -787,8 +787,10 @@ PetscErrorCode Simulation::finish(double start, const char* reason, int first_fr
   // A run ends well only if what it announces is there: the frames it wrote, their index and
   // its logs, and its directories still its own. A run stopped by a signal (first_frame < 0) is
   // to be continued: only its lock, logs and index are checked, so that frames moved away
-  // meanwhile (archived, say) do not keep a requeued job from continuing.
-  std::vector<std::string> written = {writer_.index_path(), log_.timings_path()};
+  // meanwhile (archived, say) do not keep a requeued job from continuing. A run that writes no
+  // frames (output.interval 0 without an initial frame, as scaling studies run) has no index.
+  std::vector<std::string> written = {log_.timings_path()};
+  if (writer_.frames_written() > 0) written.push_back(writer_.index_path());
   for (int frame = std::max(first_frame, 0); first_frame >= 0 && frame < writer_.frames_written();
        ++frame)
     written.push_back(writer_.frame_path(frame));
