@@ -370,7 +370,6 @@ TEST(FloatingBodies, ABodyThatReachesAWallStopsTheRun) {
   EXPECT_LT(pose(simulation).position[1], 0.3 - 0.12);
 }
 
-}  // namespace
 // A body the job itself places next to the floor cannot run as given: refused at set-up, before
 // the first step, with the job's status (2) rather than the run-time failure of a body that
 // sinks there.
@@ -389,4 +388,5 @@ TEST(FloatingBodies, ABodyPlacedAgainstAWallIsTheJobsError) {
       << message;
 }
 
+}  // namespace
 }  // namespace sf
