@@ -24,38 +24,39 @@ std::string side_name(int item) {
 
 // --- the features, each a test on the job or on one item of a row's scope
 
-const JobFeature kLiquid{"a liquid (liquid:)",
+const JobFeature kLiquid{"a liquid (`liquid:`)",
                          [](const JobConfig& j, int) { return j.liquid.enabled; }};
 const JobFeature kNoLiquid{"no liquid", [](const JobConfig& j, int) { return !j.liquid.enabled; }};
-const JobFeature kHeightField{"liquid.surface: height_field", [](const JobConfig& j, int) {
+const JobFeature kHeightField{"`liquid.surface: height_field`", [](const JobConfig& j, int) {
                                 return j.liquid.surface == LiquidConfig::Surface::HeightField;
                               }};
-const JobFeature kBdf2{"time.scheme: bdf2",
+const JobFeature kBdf2{"`time.scheme: bdf2`",
                        [](const JobConfig& j, int) { return j.time.scheme == TimeScheme::BDF2; }};
-const JobFeature kMacCormack{"advection.scheme: maccormack", [](const JobConfig& j, int) {
+const JobFeature kMacCormack{"`advection.scheme: maccormack`", [](const JobConfig& j, int) {
                                return j.advection.scheme == AdvectionScheme::MacCormack;
                              }};
-const JobFeature kBfecc{"advection.scheme: bfecc", [](const JobConfig& j, int) {
+const JobFeature kBfecc{"`advection.scheme: bfecc`", [](const JobConfig& j, int) {
                           return j.advection.scheme == AdvectionScheme::BFECC;
                         }};
-const JobFeature kCubic{"advection.interpolation: cubic", [](const JobConfig& j, int) {
+const JobFeature kCubic{"`advection.interpolation: cubic`", [](const JobConfig& j, int) {
                           return j.advection.interpolation == Interpolation::Cubic;
                         }};
-const JobFeature kMonotoneCubic{"advection.interpolation: monotone_cubic",
+const JobFeature kMonotoneCubic{"`advection.interpolation: monotone_cubic`",
                                 [](const JobConfig& j, int) {
                                   return j.advection.interpolation == Interpolation::MonotoneCubic;
                                 }};
 const JobFeature kVorticityConfinement{
-    "forces.vorticity_confinement > 0",
+    "`forces.vorticity_confinement` > 0",
     [](const JobConfig& j, int) { return j.forces.vorticity_confinement > 0.0; }};
-const JobFeature kCatalyst{"Catalyst scripts (catalyst.scripts)",
+const JobFeature kCatalyst{"Catalyst scripts (`catalyst.scripts`)",
                            [](const JobConfig& j, int) { return !j.catalyst.scripts.empty(); }};
 // grid.halo is at least 1, so below 2 is exactly 1.
-const JobFeature kHaloOne{"grid.halo: 1", [](const JobConfig& j, int) { return j.grid.halo < 2; }};
+const JobFeature kHaloOne{"`grid.halo: 1`",
+                          [](const JobConfig& j, int) { return j.grid.halo < 2; }};
 const JobFeature kVariableViscosity{
-    "a viscosity that follows a scalar (fluid.viscosity: {from: ...})",
+    "a viscosity that follows a scalar (`fluid.viscosity: {from: ...}`)",
     [](const JobConfig& j, int) { return j.fluid.variable.enabled(); }};
-const JobFeature kGravityNotDownY{"gravity other than straight down along -y",
+const JobFeature kGravityNotDownY{"`forces.gravity` other than straight down along -y",
                                   [](const JobConfig& j, int) {
                                     const std::array<double, 3>& g = j.forces.gravity;
                                     return !(g[1] < 0.0 && g[0] == 0.0 && g[2] == 0.0);
@@ -68,72 +69,72 @@ const JobFeature kPeriodicAxis{"a periodic axis", [](const JobConfig& j, int) {
                                    if (j.boundary[a][0].kind == BoundaryKind::Periodic) return true;
                                  return false;
                                }};
-const JobFeature kNoOutflow{"no outflow side", [](const JobConfig& j, int) {
+const JobFeature kNoOutflow{"no `outflow` side", [](const JobConfig& j, int) {
                               for (int a = 0; a < j.grid.dim; ++a)
                                 for (int s = 0; s < 2; ++s)
                                   if (j.boundary[a][s].kind == BoundaryKind::Outflow) return false;
                               return true;
                             }};
-const JobFeature kMaxDivergence{"pressure.max_divergence", [](const JobConfig& j, int) {
+const JobFeature kMaxDivergence{"`pressure.max_divergence`", [](const JobConfig& j, int) {
                                   return j.pressure.max_divergence > 0.0;
                                 }};
-const JobFeature kFire{"fire (fire:)", [](const JobConfig& j, int) { return j.fire.enabled; }};
-const JobFeature kExpansion{"fire.expansion > 0",
+const JobFeature kFire{"fire (`fire:`)", [](const JobConfig& j, int) { return j.fire.enabled; }};
+const JobFeature kExpansion{"`fire.expansion` > 0",
                             [](const JobConfig& j, int) { return j.fire.expansion > 0.0; }};
-const JobFeature kTexture{"texture coordinates (texture:)",
+const JobFeature kTexture{"texture coordinates (`texture:`)",
                           [](const JobConfig& j, int) { return j.texture.enabled; }};
-const JobFeature kViscoelastic{"a viscoelastic material (viscoelastic:)",
+const JobFeature kViscoelastic{"a viscoelastic material (`viscoelastic:`)",
                                [](const JobConfig& j, int) { return j.viscoelastic.enabled; }};
 const JobFeature kViscoelasticWithoutMaterial{
-    "viscoelastic: without material", [](const JobConfig& j, int) {
+    "`viscoelastic:` without `material`", [](const JobConfig& j, int) {
       return j.viscoelastic.enabled && j.viscoelastic.material.empty();
     }};
-const JobFeature kFftPressure{"pressure.solver: fft", [](const JobConfig& j, int) {
+const JobFeature kFftPressure{"`pressure.solver: fft`", [](const JobConfig& j, int) {
                                 return j.pressure.method == SolverConfig::Method::Fft;
                               }};
-const JobFeature kFftDiffusion{"diffusion.solver: fft", [](const JobConfig& j, int) {
+const JobFeature kFftDiffusion{"`diffusion.solver: fft`", [](const JobConfig& j, int) {
                                  return j.diffusion.method == SolverConfig::Method::Fft;
                                }};
-const JobFeature kObstacles{"obstacles",
+const JobFeature kObstacles{"`obstacles`",
                             [](const JobConfig& j, int) { return !j.obstacles.empty(); }};
 
 // Features of one obstacle.
-const JobFeature kMeshObstacle{"a mesh obstacle (shape: mesh)", [](const JobConfig& j, int n) {
+const JobFeature kMeshObstacle{"a mesh obstacle (`shape: mesh`)", [](const JobConfig& j, int n) {
                                  return j.obstacles[n].region.shape == Region::Shape::Mesh;
                                }};
-const JobFeature kCutSurface{"surface: cut", [](const JobConfig& j, int n) {
+const JobFeature kCutSurface{"an obstacle with `surface: cut`", [](const JobConfig& j, int n) {
                                return j.obstacles[n].surface == Obstacle::Surface::Cut;
                              }};
-const JobFeature kMoving{"an obstacle's motion",
+const JobFeature kMoving{"an obstacle with a `motion`",
                          [](const JobConfig& j, int n) { return j.obstacles[n].motion.moves(); }};
-const JobFeature kFloating{
-    "a floating body (an obstacle's floating:)",
-    [](const JobConfig& j, int n) { return j.obstacles[n].floating.enabled; }};
+const JobFeature kFloating{"a floating obstacle (`floating:`)", [](const JobConfig& j, int n) {
+                             return j.obstacles[n].floating.enabled;
+                           }};
 
 // Features of one side of the domain.
 const JobFeature kInflowLiquid{
-    "an inflow that carries liquid (its liquid:)",
+    "an inflow side that carries liquid (its `liquid:`)",
     [](const JobConfig& j, int item) { return !side(j, item).liquid.empty(); }};
-const JobFeature kInflow{"an inflow side", [](const JobConfig& j, int item) {
+const JobFeature kInflow{"an `inflow` side", [](const JobConfig& j, int item) {
                            return side(j, item).kind == BoundaryKind::Inflow;
                          }};
-const JobFeature kInflowKeyframes{"an inflow with keyframes", [](const JobConfig& j, int item) {
-                                    return !side(j, item).keyframes.empty();
-                                  }};
-const JobFeature kInflowPulsation{"an inflow with a pulsation", [](const JobConfig& j, int item) {
-                                    return side(j, item).pulsation_period > 0.0;
-                                  }};
+const JobFeature kInflowKeyframes{
+    "an inflow side with `keyframes`",
+    [](const JobConfig& j, int item) { return !side(j, item).keyframes.empty(); }};
+const JobFeature kInflowPulsation{
+    "an inflow side with a `pulsation`",
+    [](const JobConfig& j, int item) { return side(j, item).pulsation_period > 0.0; }};
 const JobFeature kClosedSide{"a side that is not periodic", [](const JobConfig& j, int item) {
                                return side(j, item).kind != BoundaryKind::Periodic;
                              }};
 
 // Features of one scalar: a name of the job's own that a section takes for a scalar it adds.
-const JobFeature kScalarNamedPhi{"a scalar named phi", [](const JobConfig& j, int n) {
+const JobFeature kScalarNamedPhi{"a scalar named `phi`", [](const JobConfig& j, int n) {
                                    return !j.scalars[n].generated &&
                                           j.scalars[n].name == LiquidConfig::kLevelSetName;
                                  }};
 const JobFeature kScalarNamedTexture{
-    "a scalar named texture_a_* or texture_b_*", [](const JobConfig& j, int n) {
+    "a scalar named `texture_a_*` or `texture_b_*`", [](const JobConfig& j, int n) {
       if (j.scalars[n].generated) return false;
       for (int set = 0; set < 2; ++set)
         for (int axis = 0; axis < j.grid.dim; ++axis)
@@ -141,7 +142,7 @@ const JobFeature kScalarNamedTexture{
       return false;
     }};
 const JobFeature kScalarNamedStrain{
-    "a scalar named strain_*", [](const JobConfig& j, int n) {
+    "a scalar named `strain_*`", [](const JobConfig& j, int n) {
       if (j.scalars[n].generated) return false;
       for (const char* name : ViscoelasticConfig::kStrainNames) {
         const std::string component = name;
@@ -266,7 +267,8 @@ const std::vector<Refusal> kRefusals = {
     {"texture_inflow", RefusalScope::Side, kTexture, kInflow, "texture",
      "texture coordinates cannot enter through an inflow", "", inflow_side},
     {"texture_scalar_name", RefusalScope::Scalar, kTexture, kScalarNamedTexture, "texture",
-     "the texture coordinates are the scalars texture_a_* and texture_b_*", "rename it",
+     "the texture coordinates are the scalars texture_a_* and texture_b_*",
+     "rename the job's scalar",
      scalar_taken},
     // The viscoelastic material.
     {"viscoelastic_without_material", RefusalScope::Job, kViscoelasticWithoutMaterial, kNoLiquid,
@@ -336,8 +338,8 @@ const std::vector<Refusal> kRefusals = {
      "fft cannot solve a liquid's free-surface equations", "use solver: krylov"},
     {"diffusion_fft_variable_viscosity", RefusalScope::Job, kFftDiffusion, kVariableViscosity,
      "diffusion.solver",
-     "fft would diffuse the scalars only: a viscosity that follows a scalar is solved by Krylov "
-     "iterations",
+     "a viscosity that follows a scalar is solved by Krylov iterations, and fft would diffuse "
+     "the scalars only",
      "use solver: krylov", viscosity_place},
 };
 

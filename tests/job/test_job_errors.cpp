@@ -699,8 +699,8 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:6: time.scheme: fire runs with Stam's step only"}},
         {kHead + "boundary: {x: periodic, y: periodic}\nscalars: {heat: {}}\n"
          "fluid: {viscosity: {from: heat, values: [[0, 1]]}}\ndiffusion: {solver: fft}\n",
-         {"job.yaml:9: diffusion.solver: fft would diffuse the scalars only: a viscosity that "
-          "follows a scalar is solved by Krylov iterations (fluid.viscosity on line 8): use "
+         {"job.yaml:9: diffusion.solver: a viscosity that follows a scalar is solved by Krylov "
+          "iterations, and fft would diffuse the scalars only (fluid.viscosity on line 8): use "
           "solver: krylov"}},
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, flame: 2}\n",
          {"job.yaml:7: fire.flame: unknown key (expected one of: fuel, temperature, soot, "
@@ -720,7 +720,8 @@ const std::vector<Group> kRefusedJobs = {
           "(boundary.x.lower)"}},
         {kHead + "scalars: {texture_b_y: {}}\ntexture: {period: 1}\n",
          {"job.yaml:7: texture: the texture coordinates are the scalars texture_a_* and "
-          "texture_b_* (the job declares a scalar 'texture_b_y' itself): rename it"}},
+          "texture_b_* (the job declares a scalar 'texture_b_y' itself): rename the job's "
+          "scalar"}},
     }},
 
     // --- obstacles and regions
