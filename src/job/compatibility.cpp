@@ -349,10 +349,7 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
     text.replace(at, from.size(), to);
 }
 
-}  // namespace
-
-const std::vector<Refusal>& refusals() { return kRefusals; }
-
+/// How many items `scope` has in `job` (1 for the job as a whole).
 int refusal_items(RefusalScope scope, const JobConfig& job) {
   switch (scope) {
     case RefusalScope::Job:
@@ -367,6 +364,7 @@ int refusal_items(RefusalScope scope, const JobConfig& job) {
   return 0;
 }
 
+/// The row's key for `item`: "obstacles[n].motion" of obstacle 2 is "obstacles[2].motion".
 std::string refusal_key(const Refusal& row, int item) {
   std::string key = row.key;
   replace_all(key, "[n]", "[" + std::to_string(item) + "]");
@@ -377,6 +375,7 @@ std::string refusal_key(const Refusal& row, int item) {
   return key;
 }
 
+/// The row's message for `item` of `job`, without the file, line and key in front.
 std::string refusal_message(const Refusal& row, const JobConfig& job, int item,
                             const KeyPlace& place) {
   std::string message = row.why;
@@ -384,6 +383,10 @@ std::string refusal_message(const Refusal& row, const JobConfig& job, int item,
   if (row.fix[0] != '\0') message += std::string(": ") + row.fix;
   return message;
 }
+
+}  // namespace
+
+const std::vector<Refusal>& refusals() { return kRefusals; }
 
 namespace job_detail {
 

@@ -48,14 +48,4 @@ struct Refusal {
 /// Every refused combination, in the order the parser checks them.
 const std::vector<Refusal>& refusals();
 
-/// How many items `scope` has in `job` (1 for the job as a whole).
-int refusal_items(RefusalScope scope, const JobConfig& job);
-
-/// The row's key for `item`: "obstacles[n].motion" of obstacle 2 is "obstacles[2].motion".
-std::string refusal_key(const Refusal& row, int item);
-
-/// The message of the row for `item` of `job`, without the file, line and key in front.
-std::string refusal_message(const Refusal& row, const JobConfig& job, int item,
-                            const KeyPlace& place);
-
 }  // namespace sf
