@@ -15,8 +15,7 @@ BoundaryKind JobParser::parse_kind(const Field& field) const {
 }
 
 void JobParser::parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
-                               const std::vector<ScalarConfig>& scalars, bool liquid_section,
-                               JobConfig& job) const {
+                               const std::vector<ScalarConfig>& scalars, JobConfig& job) const {
   // Axes beyond the grid's dimension are treated as periodic, which makes the unused direction
   // of a 2-D run behave as if it did not exist.
   for (int a = 0; a < 3; ++a) {
@@ -47,7 +46,7 @@ void JobParser::parse_boundary(const std::optional<Field>& field, const GridConf
       const MapReader sides(*this, *axis, false, {"lower", "upper"});
       for (int s = 0; s < 2; ++s) {
         if (auto side = sides.find(kSideNames[s])) {
-          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars, liquid_section);
+          job.boundary[a][s] = parse_side(*side, a, s, grid.dim, scalars);
         }
       }
     } else {
@@ -108,8 +107,7 @@ void JobParser::read_scalar_fluxes(const MapReader& map, const std::vector<Scala
 }
 
 FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int dim,
-                                   const std::vector<ScalarConfig>& scalars,
-                                   bool liquid_section) const {
+                                   const std::vector<ScalarConfig>& scalars) const {
   FaceBoundary face;
   if (field.node.IsScalar()) {
     face.kind = parse_kind(field);
@@ -213,10 +211,6 @@ FaceBoundary JobParser::parse_side(const Field& field, int axis, int side, int d
   }
   read_scalar_values(map, scalars, face.scalar_values);
   if (const auto liquid = map.find("liquid")) {
-    if (!liquid_section) {
-      fail(*liquid, "an inflow carries liquid only in a job with a liquid (a top-level liquid "
-                    "section)");
-    }
     for (const Field& item : list_items(*liquid, "regions"))
       face.liquid.push_back(parse_region(region_reader(item, {}), dim, {}));
     if (face.liquid.empty()) {

@@ -37,19 +37,7 @@ FireConfig JobParser::parse_fire(const Field& field, const JobConfig& job) const
     if (fire.soot.empty() && fire.soot_yield > 0.0)
       fail(*yield, "is not 0, so it needs a scalar for the soot (give fire.soot)");
   }
-  if (const auto expansion = map.find("expansion")) {
-    fire.expansion = read_non_negative(*expansion);
-    // The burnt gas must leave somewhere: with every face closed (or periodic) the projection
-    // can only make the divergence's mean zero, and would quietly drop the expansion.
-    bool open = false;
-    for (int a = 0; a < job.grid.dim; ++a)
-      for (int s = 0; s < 2; ++s) open = open || job.boundary[a][s].kind == BoundaryKind::Outflow;
-    if (fire.expansion > 0.0 && !open)
-      fail(*expansion, "the expanding gas needs a way out: give one side an outflow boundary, or "
-                       "set fire.expansion to 0");
-  }
-  if (job.liquid.enabled)
-    fail(field, "fire burns in a gas: a job with a liquid cannot have one");
+  if (const auto expansion = map.find("expansion")) fire.expansion = read_non_negative(*expansion);
   return fire;
 }
 

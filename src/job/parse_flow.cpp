@@ -81,8 +81,7 @@ FluidConfig JobParser::parse_fluid(const std::optional<Field>& field,
   return fluid;
 }
 
-AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
-                                           const GridConfig& grid) const {
+AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field) const {
   AdvectionConfig advection;
   if (!field) return advection;
   const MapReader map(*this, *field, true, {"scheme", "interpolation"});
@@ -97,13 +96,6 @@ AdvectionConfig JobParser::parse_advection(const std::optional<Field>& field,
                                           {{"linear", Interpolation::Linear},
                                            {"monotone_cubic", Interpolation::MonotoneCubic},
                                            {"cubic", Interpolation::Cubic}});
-    // The 4-point stencil reaches 2 cells beyond the cell a departure point lies in.
-    if (advection.interpolation != Interpolation::Linear && grid.halo < 2) {
-      const std::string name =
-          advection.interpolation == Interpolation::Cubic ? "cubic" : "monotone_cubic";
-      fail(*interpolation, name + " needs grid.halo >= 2, but grid.halo is " +
-                               std::to_string(grid.halo));
-    }
   }
   return advection;
 }

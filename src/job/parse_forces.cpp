@@ -15,15 +15,8 @@ ForcesConfig JobParser::parse_forces(const std::optional<Field>& field, const Gr
   if (auto buoyancy = map.find("buoyancy")) {
     forces.buoyancy = parse_buoyancy(*buoyancy, dim, scalars);
   }
-  if (auto confinement = map.find("vorticity_confinement")) {
+  if (auto confinement = map.find("vorticity_confinement"))
     forces.vorticity_confinement = read_non_negative(*confinement);
-    // The confinement force is a difference of the vorticity, itself a difference of the
-    // velocity: its stencil reaches 2 cells out.
-    if (forces.vorticity_confinement > 0.0 && grid.halo < 2) {
-      fail(*confinement, "vorticity confinement needs grid.halo >= 2, but grid.halo is " +
-                             std::to_string(grid.halo));
-    }
-  }
   if (auto wind = map.find("wind")) forces.wind = parse_wind(*wind, dim);
   for (const Field& item : list_items(map.find("regions"), "force regions"))
     forces.regions.push_back(parse_force_region(item, dim));

@@ -3,8 +3,7 @@
 
 namespace sf::job_detail {
 
-LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
-                                     const std::vector<ScalarConfig>& scalars) const {
+LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim) const {
   LiquidConfig liquid;
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
@@ -19,13 +18,6 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim,
   if (liquid.initial.empty()) {
     fail(initial, "needs at least one region (the liquid at the start), " +
                       describe(initial.node));
-  }
-  // The level set is a field of the run like the scalars, in the same files under its name.
-  for (const ScalarConfig& scalar : scalars) {
-    if (scalar.name == LiquidConfig::kLevelSetName) {
-      fail(*field, std::string("a liquid's level set is the field '") +
-                       LiquidConfig::kLevelSetName + "': rename the scalar of that name");
-    }
   }
   auto read_count = [&](const char* key, int least, int* out) {
     const auto value = map.find(key);

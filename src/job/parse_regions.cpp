@@ -164,11 +164,6 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
           *surface, "obstacle surface",
           {{"staircase", ObstacleConfig::Surface::Staircase},
            {"cut", ObstacleConfig::Surface::Cut}});
-      if (obstacle.surface == ObstacleConfig::Surface::Cut &&
-          obstacle.region.shape == Region::Shape::Mesh) {
-        fail(*surface, "a mesh obstacle is a staircase (cut faces need the distance to the "
-                       "surface, which only the box, sphere and cylinder give here)");
-      }
     }
     read_scalar_values(map, scalars, obstacle.scalar_values);
     read_scalar_fluxes(map, scalars, obstacle.scalar_values, "obstacle", obstacle.scalar_gradients);
@@ -220,17 +215,9 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
         fail(*motion, "a turning mesh obstacle needs a pivot (or a center for the mesh, which "
                       "is then the pivot)");
       }
-      if (obstacle.surface == ObstacleConfig::Surface::Cut) {
-        fail(*motion, "a moving obstacle is a staircase for now (its cut faces would have to be "
-                      "recomputed every step): give surface: staircase");
-      }
     }
     if (auto floating = map.find("floating")) {
-      // Moved by the liquid (floating_bodies.hpp), so it has no motion of its own.
-      if (auto motion = map.find("motion")) {
-        fail(*motion, "a floating body is moved by gravity and the liquid: give it no motion "
-                      "(its start can have velocity and angular_velocity under floating)");
-      }
+      // Moved by the liquid (floating_bodies.hpp); compatibility.cpp refuses a motion of its own.
       const MapReader keys(*this, *floating, false,
                            {"density", "turns", "velocity", "angular_velocity"});
       ObstacleConfig::Floating& f = obstacle.floating;
@@ -242,10 +229,6 @@ std::vector<ObstacleConfig> JobParser::parse_obstacles(
         f.angular_velocity = read_angular_velocity(*turn, dim);
         if (!f.turns) fail(*turn, "a body that does not turn (turns: false) has no angular "
                                   "velocity");
-      }
-      if (obstacle.surface == ObstacleConfig::Surface::Cut) {
-        fail(*floating, "a floating body is a staircase for now (its cut faces would have to be "
-                        "recomputed every step): give surface: staircase");
       }
     }
     obstacles.push_back(obstacle);

@@ -52,7 +52,7 @@ SolverConfig JobParser::parse_solver(const std::optional<Field>& field, SolverCo
   return solver;
 }
 
-TimeConfig JobParser::parse_time(const MapReader& top, const AdvectionConfig& advection) const {
+TimeConfig JobParser::parse_time(const MapReader& top) const {
   const MapReader map(*this, top.require("time"), false,
                       {"scheme", "dt", "cfl", "dt_min", "dt_max", "end", "steady"});
   const std::string& path = map.field().path;
@@ -64,15 +64,6 @@ TimeConfig JobParser::parse_time(const MapReader& top, const AdvectionConfig& ad
   if (auto scheme = map.find("scheme")) {
     time.scheme = read_choice<TimeScheme>(*scheme, "scheme",
                                           {{"stam", TimeScheme::Stam}, {"bdf2", TimeScheme::BDF2}});
-    // BDF2 is built from plain semi-Lagrangian passes over two time levels; its spatial order
-    // comes from the interpolation (cubic), not from error compensation.
-    if (time.scheme == TimeScheme::BDF2 && advection.scheme != AdvectionScheme::SemiLagrangian) {
-      fail(*scheme, "bdf2 needs advection.scheme: semi_lagrangian (for second order in space "
-                    "use advection.interpolation: cubic), but advection.scheme is " +
-                        std::string(advection.scheme == AdvectionScheme::MacCormack
-                                        ? "maccormack"
-                                        : "bfecc"));
-    }
   }
   const auto dt = map.find("dt");
   const auto cfl = map.find("cfl");
@@ -188,8 +179,7 @@ DebugConfig JobParser::parse_debug(const std::optional<Field>& field) const {
 }
 
 CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
-                                         const OutputConfig& output,
-                                         const GridConfig& grid) const {
+                                         const OutputConfig& output) const {
   CatalystConfig catalyst;
   catalyst.directory = output.directory + "/catalyst";
   if (!field) return catalyst;
@@ -233,12 +223,6 @@ CatalystConfig JobParser::parse_catalyst(const std::optional<Field>& field,
       script.args.push_back(read_string(arg));
     }
     catalyst.scripts.push_back(std::move(script));
-  }
-  // The adaptor hands ParaView one ghost layer of cell-centred velocity; its upper ghost cell
-  // averages a face one layer further out.
-  if (!catalyst.scripts.empty() && grid.halo < 2) {
-    fail(field->line, field->path, "Catalyst output needs grid.halo >= 2, but grid.halo is " +
-                                       std::to_string(grid.halo));
   }
   return catalyst;
 }

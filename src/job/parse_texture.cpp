@@ -1,5 +1,6 @@
 // The texture section: how often the texture coordinates are reset; the coordinates themselves
-// become scalars of the job.
+// become scalars of the job (a scalar of the job's own by one of their names is refused in
+// compatibility.cpp).
 #include "parser.hpp"
 
 namespace sf::job_detail {
@@ -13,9 +14,6 @@ TextureConfig JobParser::parse_texture(const Field& field, JobConfig& job) const
     for (int axis = 0; axis < job.grid.dim; ++axis) {
       ScalarConfig coordinate;
       coordinate.name = texture_coordinate_name(set, axis);
-      if (is_declared(job.scalars, coordinate.name))
-        fail(field, "the texture coordinates are the scalars texture_a_* and texture_b_*, but "
-                    "the job declares a scalar '" + coordinate.name + "' itself; rename it");
       coordinate.generated = true;
       job.scalars.push_back(coordinate);
     }

@@ -5,7 +5,6 @@
 namespace sf::job_detail {
 
 ViscoelasticConfig JobParser::parse_viscoelastic(const std::optional<Field>& field, int dim,
-                                                 bool liquid,
                                                  std::vector<ScalarConfig>& scalars) const {
   ViscoelasticConfig config;
   if (!field) return config;
@@ -26,12 +25,11 @@ ViscoelasticConfig JobParser::parse_viscoelastic(const std::optional<Field>& fie
     if (!known)
       fail(*material, "\"" + config.material + "\" is not one of the job's scalars (the "
                       "material is where that scalar is >= threshold)");
-  } else if (!liquid) {
-    fail(*field, "needs `material: <scalar>` (the cells where that scalar is >= threshold are "
-                 "the material) unless the job has a liquid, which is then the material");
   } else if (map.find("threshold")) {
-    fail(*map.find("threshold"), "is the threshold of a `material` scalar; the liquid is "
-                                 "its cells with phi < 0");
+    // Without a material the liquid is the material (a job with neither is refused in
+    // compatibility.cpp), and a threshold would be silently ignored.
+    fail(*map.find("threshold"), "is the threshold of a `material` scalar, and none is given "
+                                 "(a liquid as the material is its cells with phi < 0)");
   }
   // The strain's components: the three of a symmetric 2x2 tensor in 2D, the six of a 3x3 one in
   // 3D. As scalars of the run they are advected, written to frames and checkpoints and read
@@ -40,10 +38,6 @@ ViscoelasticConfig JobParser::parse_viscoelastic(const std::optional<Field>& fie
   for (const char* name : ViscoelasticConfig::kStrainNames) {
     const std::string component = name;
     if (dim == 2 && component.find('z') != std::string::npos) continue;
-    for (const ScalarConfig& scalar : scalars)
-      if (scalar.name == component)
-        fail(*field, "its strain is the scalar '" + component +
-                         "', which the job names already: rename the job's scalar");
     ScalarConfig strain;
     strain.name = component;
     strain.generated = true;

@@ -394,12 +394,10 @@ private:
   std::vector<ScalarConfig> parse_scalars(const std::optional<Field>& field, int dim) const;
   ScalarBlob parse_blob(const Field& field, int dim) const;
   ScalarSource parse_source(const Field& field, int dim) const;
-  /// `liquid_section`: the job has a liquid, so inflow faces may carry it.
   void parse_boundary(const std::optional<Field>& field, const GridConfig& grid,
-                      const std::vector<ScalarConfig>& scalars, bool liquid_section,
-                      JobConfig& job) const;
+                      const std::vector<ScalarConfig>& scalars, JobConfig& job) const;
   FaceBoundary parse_side(const Field& field, int axis, int side, int dim,
-                          const std::vector<ScalarConfig>& scalars, bool liquid_section) const;
+                          const std::vector<ScalarConfig>& scalars) const;
   BoundaryKind parse_kind(const Field& field) const;
   /// A wall's or an obstacle's `scalars` (the values it holds named scalars at) into `values`.
   void read_scalar_values(const MapReader& map, const std::vector<ScalarConfig>& scalars,
@@ -412,11 +410,11 @@ private:
   VelocityInit parse_velocity(const std::optional<Field>& field, int dim) const;
   FluidConfig parse_fluid(const std::optional<Field>& field,
                           const std::vector<ScalarConfig>& scalars) const;
-  /// The fire section; `job` is the job so far (scalars, boundary, liquid), which it must fit.
+  /// The fire section; `job` is the job so far, whose scalars it names.
   FireConfig parse_fire(const Field& field, const JobConfig& job) const;
   /// The texture section; adds the texture coordinates to job.scalars.
   TextureConfig parse_texture(const Field& field, JobConfig& job) const;
-  AdvectionConfig parse_advection(const std::optional<Field>& field, const GridConfig& grid) const;
+  AdvectionConfig parse_advection(const std::optional<Field>& field) const;
   ForcesConfig parse_forces(const std::optional<Field>& field, const GridConfig& grid,
                             const std::vector<ScalarConfig>& scalars) const;
   BuoyancyConfig parse_buoyancy(const Field& field, int dim,
@@ -427,29 +425,35 @@ private:
   WindConfig parse_wind(const Field& field, int dim) const;
   std::vector<ObstacleConfig> parse_obstacles(const std::optional<Field>& field, int dim,
                                               const std::vector<ScalarConfig>& scalars) const;
-  LiquidConfig parse_liquid(const std::optional<Field>& field, int dim,
-                            const std::vector<ScalarConfig>& scalars) const;
-  /// The viscoelastic section; appends the strain scalars to `scalars`. `liquid`: the job has a
-  /// liquid, which is then the material unless `material` names a scalar.
-  ViscoelasticConfig parse_viscoelastic(const std::optional<Field>& field, int dim, bool liquid,
+  LiquidConfig parse_liquid(const std::optional<Field>& field, int dim) const;
+  /// The viscoelastic section; appends the strain scalars to `scalars`. Without `material`, the
+  /// job's liquid is the material (compatibility.cpp refuses a job with neither).
+  ViscoelasticConfig parse_viscoelastic(const std::optional<Field>& field, int dim,
                                         std::vector<ScalarConfig>& scalars) const;
   /// A solver's stopping rule; `projection` admits the pressure's divergence target.
   SolverConfig parse_solver(const std::optional<Field>& field, SolverConfig solver,
                             bool projection) const;
-  /// The step; `advection` decides whether time.scheme: bdf2 applies.
-  TimeConfig parse_time(const MapReader& top, const AdvectionConfig& advection) const;
+  TimeConfig parse_time(const MapReader& top) const;
   OutputConfig parse_output(const std::optional<Field>& field) const;
   CheckpointConfig parse_checkpoint(const std::optional<Field>& field,
                                     const OutputConfig& output) const;
   DebugConfig parse_debug(const std::optional<Field>& field) const;
   DiagnosticsConfig parse_diagnostics(const std::optional<Field>& field,
                                       const GridConfig& grid) const;
-  CatalystConfig parse_catalyst(const std::optional<Field>& field, const OutputConfig& output,
-                                const GridConfig& grid) const;
+  CatalystConfig parse_catalyst(const std::optional<Field>& field,
+                                const OutputConfig& output) const;
 
   /// Checks that the frames and steps the job implies fit the numbers in their file names
   /// (kMaxFrames, kMaxSteps).
   void check_run_length(const MapReader& top, const JobConfig& job) const;
+
+  /// Refuses the job at the first row of the table of refused combinations it breaks
+  /// (compatibility.cpp), naming the row's key at its line in the job under `root`.
+  void check_compatibility(const Field& root, const JobConfig& job) const;
+
+  /// The value of a dotted key under `root` ("obstacles[1].motion"), or, where the job does not
+  /// give it, of the deepest map or list on its way; the path is `key` either way.
+  Field field_at(const Field& root, const std::string& key) const;
 
   /// The --set that gave the value at `path` (the last one whose key is `path` or contains it),
   /// or nullptr.

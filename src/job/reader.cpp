@@ -1,5 +1,6 @@
 // The job parser: the helpers of parser.hpp, the map reader, the top level of a job (its
-// sections in order, the --set overrides) and the checks that span sections.
+// sections in order, the --set overrides). The combinations of features a job may not have are
+// the table of compatibility.cpp, checked once at the end.
 #include "parser.hpp"
 
 namespace sf::job_detail {
@@ -311,190 +312,30 @@ JobConfig JobParser::parse(const std::string& text) const {
              std::to_string(kMaxFileNameBytes) + " bytes");
   }
 
-  // The grid fixes the dimension that every vector below is checked against and the halo that
-  // some schemes need, and the scalars must be known before inflow faces and buoyancy can name
-  // them, hence this order.
+  // The grid fixes the dimension that every vector below is checked against, and the scalars
+  // must be known before inflow faces and buoyancy can name them, hence this order.
   job.grid = parse_grid(top);
   const int dim = job.grid.dim;
   job.scalars = parse_scalars(top.find("scalars"), dim);
-  parse_boundary(top.find("boundary"), job.grid, job.scalars, top.find("liquid").has_value(),
-                 job);
+  parse_boundary(top.find("boundary"), job.grid, job.scalars, job);
   job.velocity = parse_velocity(top.find("velocity"), dim);
   job.fluid = parse_fluid(top.find("fluid"), job.scalars);
-  job.advection = parse_advection(top.find("advection"), job.grid);
+  job.advection = parse_advection(top.find("advection"));
   job.forces = parse_forces(top.find("forces"), job.grid, job.scalars);
   job.obstacles = parse_obstacles(top.find("obstacles"), dim, job.scalars);
-  job.liquid = parse_liquid(top.find("liquid"), dim, job.scalars);
+  job.liquid = parse_liquid(top.find("liquid"), dim);
   if (const auto fire = top.find("fire")) job.fire = parse_fire(*fire, job);
   if (const auto texture = top.find("texture")) job.texture = parse_texture(*texture, job);
   // Last of the scalars' sections: the strain components it adds come after every scalar the
   // job names, and the liquid's level set after them (Simulation::setup).
-  job.viscoelastic =
-      parse_viscoelastic(top.find("viscoelastic"), dim, job.liquid.enabled, job.scalars);
-  // A height field (height_field.hpp) stands on the floor with y up, and holds still while no
-  // obstacle moves the water it displaces.
-  if (job.liquid.surface == LiquidConfig::Surface::HeightField) {
-    const MapReader liquid(*this, top.require("liquid"), false);
-    const Field surface = liquid.require("surface");
-    const std::array<double, 3>& g = job.forces.gravity;
-    if (!(g[1] < 0.0 && g[0] == 0.0 && g[2] == 0.0))
-      fail(surface, "a height field needs gravity straight down along -y (forces.gravity: "
-                    "[0, -g] or [0, -g, 0]): its columns stand along y");
-    if (job.boundary[1][0].kind == BoundaryKind::Periodic)
-      fail(surface, "a height field needs a floor: y cannot be periodic");
-    for (size_t n = 0; n < job.obstacles.size(); ++n)
-      if (job.obstacles[n].moves()) {
-        const MapReader keys(*this, element(top.require("obstacles"), n), false);
-        const auto motion = keys.find("motion");
-        fail(motion ? *motion : keys.require("floating"),
-             "a moving or floating obstacle displaces the water of a height field's columns, "
-             "which it does not follow yet: use liquid.surface: level_set");
-      }
-  }
-  // A floating body is carried by a liquid's pressure (the free-surface projection couples it).
-  for (size_t n = 0; n < job.obstacles.size() && !job.liquid.enabled; ++n) {
-    if (!job.obstacles[n].floating.enabled) continue;
-    const MapReader keys(*this, element(top.require("obstacles"), n), false);
-    fail(keys.require("floating"), "a floating body needs a liquid to float in (give liquid:)");
-  }
-  for (size_t n = 0; n < job.obstacles.size(); ++n) {
-    if (!job.obstacles[n].floating.enabled) continue;
-    for (int a = 0; a < dim; ++a)
-      if (job.boundary[a][0].kind == BoundaryKind::Periodic) {
-        const MapReader keys(*this, element(top.require("obstacles"), n), false);
-        fail(keys.require("floating"), std::string("a floating body in a domain with periodic "
-                                                   "axes is not supported yet (") +
-                                           kAxisNames[a] + " is periodic)");
-      }
-  }
-  // The variable viscosity's coupled solve (solvers/variable_viscosity.hpp) has no cut faces,
-  // and a floating body's drag reads one constant viscosity.
-  if (job.fluid.variable.enabled()) {
-    const auto viscosity = [&] {
-      const MapReader fluid(*this, top.require("fluid"), false);
-      return fluid.require("viscosity");
-    };
-    for (size_t n = 0; n < job.obstacles.size(); ++n) {
-      const MapReader keys(*this, element(top.require("obstacles"), n), false);
-      if (job.obstacles[n].surface == ObstacleConfig::Surface::Cut)
-        fail(keys.require("surface"), "a variable viscosity (fluid.viscosity at line " +
-                                          std::to_string(viscosity().line) +
-                                          ") has no cut faces yet: give this obstacle surface: "
-                                          "staircase");
-      if (job.obstacles[n].floating.enabled)
-        fail(keys.require("floating"), "a floating body's drag needs a constant viscosity, but "
-                                       "fluid.viscosity at line " +
-                                           std::to_string(viscosity().line) + " varies");
-    }
-  }
-  job.time = parse_time(top, job.advection);
-  if (job.liquid.enabled && job.time.scheme == TimeScheme::BDF2) {
-    const MapReader time(*this, top.require("time"), false);
-    fail(time.require("scheme"), "a liquid runs with Stam's step only (time.scheme: stam): the "
-                                 "second-order step's incremental projection has no free surface "
-                                 "yet");
-  }
-  // The FFT solvers diagonalise the discrete Laplacian of a periodic box with nothing in it
-  // (solvers/fft_periodic.hpp); anything else keeps the Krylov solve.
-  const auto require_periodic_box = [&](const char* section, const SolverConfig& solver) {
-    if (solver.method != SolverConfig::Method::Fft) return;
-    const MapReader keys(*this, top.require(section), false);
-    const Field method = keys.require("solver");
-    for (int a = 0; a < dim; ++a)
-      for (int side = 0; side < 2; ++side)
-        if (job.boundary[a][side].kind != BoundaryKind::Periodic)
-          fail(method, std::string("fft needs a box periodic on every axis: boundary.") +
-                           kAxisNames[a] + "." + kSideNames[side] + " is " +
-                           to_string(job.boundary[a][side].kind) + " (use solver: krylov)");
-    if (!job.obstacles.empty())
-      fail(method, "fft needs a box without obstacles (obstacles[0] on line " +
-                       std::to_string(element(top.require("obstacles"), 0).line) +
-                       "; use solver: krylov)");
-    if (job.liquid.enabled)
-      fail(method, "fft cannot solve a liquid's free-surface equations (the job has a liquid; "
-                   "use solver: krylov)");
-  };
-  // The strain is built up and yielded before the advection of Stam's step (Goktekin et al.'s
-  // order); the second-order step advects first and has no place for it yet.
-  if (job.viscoelastic.enabled && job.time.scheme == TimeScheme::BDF2) {
-    const MapReader time(*this, top.require("time"), false);
-    fail(time.require("scheme"), "a viscoelastic material runs with Stam's step only "
-                                 "(time.scheme: stam)");
-  }
-  // The second-order step keeps the scalars' previous step for its extrapolation: a texture set
-  // reset after a step would be combined with its stretched past, and the burn's exact
-  // integration over dt is not the BDF2 step's. Both run with Stam's step.
-  if ((job.texture.enabled || job.fire.enabled) && job.time.scheme == TimeScheme::BDF2) {
-    const MapReader time(*this, top.require("time"), false);
-    fail(time.require("scheme"), std::string(job.fire.enabled ? "fire" : "texture coordinates") +
-                                     " run with Stam's step only (time.scheme: stam)");
-  }
-  // Texture coordinates are where the fluid came from; an inflow would bring fluid from nowhere
-  // (its ghosts would hold 0 for every coordinate).
-  if (job.texture.enabled)
-    for (int a = 0; a < dim; ++a)
-      for (int side = 0; side < 2; ++side)
-        if (job.boundary[a][side].kind == BoundaryKind::Inflow)
-          fail(top.require("texture"),
-               std::string("texture coordinates cannot enter through an inflow (boundary.") +
-                   kAxisNames[a] + "." + kSideNames[side] + ")");
+  job.viscoelastic = parse_viscoelastic(top.find("viscoelastic"), dim, job.scalars);
+  job.time = parse_time(top);
   job.pressure = parse_solver(top.find("pressure"), job.pressure, true);
-  require_periodic_box("pressure", job.pressure);
-  if (job.liquid.enabled && job.pressure.max_divergence > 0.0) {
-    const MapReader pressure(*this, top.require("pressure"), false);
-    fail(pressure.require("max_divergence"),
-         "the free-surface projection of a liquid stops on pressure.tolerance only (give that "
-         "instead)");
-  }
-  if (job.liquid.enabled) {
-    const auto cut = std::find_if(job.obstacles.begin(), job.obstacles.end(),
-                                  [](const ObstacleConfig& o) {
-                                    return o.surface == ObstacleConfig::Surface::Cut;
-                                  });
-    if (cut != job.obstacles.end()) {
-      const Field obstacle = element(top.require("obstacles"),
-                                     static_cast<std::size_t>(cut - job.obstacles.begin()));
-      const MapReader keys(*this, obstacle, false);
-      fail(keys.require("surface"), "a liquid's projection has no cut faces yet: give this "
-                                    "obstacle surface: staircase");
-    }
-  }
-  // A moving obstacle runs in Stam's step only for now: BDF2's history would have to follow
-  // the cells it uncovers.
-  const auto moving = std::find_if(job.obstacles.begin(), job.obstacles.end(),
-                                   [](const ObstacleConfig& o) { return o.motion.moves(); });
-  if (moving != job.obstacles.end() && job.time.scheme == TimeScheme::BDF2) {
-    const Field obstacle = element(top.require("obstacles"),
-                                   static_cast<std::size_t>(moving - job.obstacles.begin()));
-    const MapReader keys(*this, obstacle, false);
-    fail(keys.require("motion"),
-         "a moving obstacle runs with Stam's step only (time.scheme: stam) for now");
-  }
-  // So does an inflow that varies: BDF2's older velocity would need the inflow of its own time.
-  for (int a = 0; a < dim && job.time.scheme == TimeScheme::BDF2; ++a)
-    for (int side = 0; side < 2; ++side) {
-      if (!job.boundary[a][side].varies()) continue;
-      const MapReader face(*this, top.require("boundary"), false);
-      const MapReader sides(*this, face.require(kAxisNames[a]), false);
-      const MapReader keys(*this, sides.require(kSideNames[side]), false);
-      const auto what = keys.find("keyframes");
-      fail(what ? *what : keys.require("pulsation"),
-           "an inflow that varies in time runs with Stam's step only (time.scheme: stam) for now");
-    }
   job.diffusion = parse_solver(top.find("diffusion"), job.diffusion, false);
-  require_periodic_box("diffusion", job.diffusion);
-  // The coupled variable-viscosity solve is a Krylov one: fft would apply to the scalars only.
-  if (job.diffusion.method == SolverConfig::Method::Fft && job.fluid.variable.enabled()) {
-    const MapReader keys(*this, top.require("diffusion"), false);
-    const MapReader fluid(*this, top.require("fluid"), false);
-    fail(keys.require("solver"), "a viscosity that follows a scalar (fluid.viscosity on line " +
-                                     std::to_string(fluid.require("viscosity").line) +
-                                     ") is solved by Krylov iterations; use solver: krylov");
-  }
   job.output = parse_output(top.find("output"));
   job.checkpoint = parse_checkpoint(top.find("checkpoint"), job.output);
   job.debug = parse_debug(top.find("debug"));
-  job.catalyst = parse_catalyst(top.find("catalyst"), job.output, job.grid);
+  job.catalyst = parse_catalyst(top.find("catalyst"), job.output);
   job.diagnostics = parse_diagnostics(top.find("diagnostics"), job.grid);
   if (auto options = top.find("petsc_options")) job.petsc_options = read_string(*options);
   if (auto steering = top.find("steering")) {
@@ -510,6 +351,9 @@ JobConfig JobParser::parse(const std::string& text) const {
       job.steering.every_steps = static_cast<PetscInt>(n);
     }
   }
+  // With every section read: the combinations of features the job may not have, then whether
+  // its frames and steps fit their file names.
+  check_compatibility(root, job);
   check_run_length(top, job);
   return job;
 }

@@ -542,13 +542,14 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "scalars: {t: {}}\nfluid:\n  viscosity: {from: t, values: [[0, 1]]}\n"
                  "obstacles:\n  - {shape: sphere, center: [0.5, 0.5], radius: 0.2, "
                  "surface: cut}\n",
-         {"fluid.viscosity at line 8) has no cut faces yet"}},
+         {"job.yaml:10: obstacles[0].surface: a viscosity that follows a scalar has no cut faces "
+          "yet (fluid.viscosity on line 8): give this obstacle surface: staircase"}},
         {kHead + "scalars: {t: {}}\nfluid: {viscosity: {from: t, values: [[0, 1]]}}\n"
                  "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
                  "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
                  " floating: {density: 0.5}}\n",
          {"job.yaml:10: obstacles[0].floating: a floating body's drag needs a constant "
-          "viscosity, but fluid.viscosity at line 7 varies"}},
+          "viscosity, but this one follows a scalar (fluid.viscosity on line 7)"}},
     }},
     {"UnknownAdvectionSchemeOrInterpolation", {
         {kHead + "advection:\n  scheme: maccormak\n",
@@ -691,14 +692,16 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 0}\n",
          {"job.yaml:7: fire.burn_rate: must be > 0"}},
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, expansion: 0.5}\n",
-         {"job.yaml:7: fire.expansion: the expanding gas needs a way out: give one side an "
-          "outflow boundary"}},
+         {"job.yaml:7: fire.expansion: the expanding gas needs a way out (with every side closed "
+          "or periodic the projection would drop the expansion): give one side an outflow "
+          "boundary, or set fire.expansion to 0"}},
         {kBdf2Head + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1}\n",
-         {"job.yaml:6: time.scheme: fire run with Stam's step only"}},
+         {"job.yaml:6: time.scheme: fire runs with Stam's step only"}},
         {kHead + "boundary: {x: periodic, y: periodic}\nscalars: {heat: {}}\n"
          "fluid: {viscosity: {from: heat, values: [[0, 1]]}}\ndiffusion: {solver: fft}\n",
-         {"job.yaml:9: diffusion.solver: a viscosity that follows a scalar (fluid.viscosity on "
-          "line 8) is solved by Krylov iterations; use solver: krylov"}},
+         {"job.yaml:9: diffusion.solver: a viscosity that follows a scalar is solved by Krylov "
+          "iterations, and fft would diffuse the scalars only (fluid.viscosity on line 8): use "
+          "solver: krylov"}},
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1, flame: 2}\n",
          {"job.yaml:7: fire.flame: unknown key (expected one of: fuel, temperature, soot, "
           "burn_rate, ignition_temperature, heat, soot_yield, expansion)"}},
@@ -717,7 +720,8 @@ const std::vector<Group> kRefusedJobs = {
           "(boundary.x.lower)"}},
         {kHead + "scalars: {texture_b_y: {}}\ntexture: {period: 1}\n",
          {"job.yaml:7: texture: the texture coordinates are the scalars texture_a_* and "
-          "texture_b_*, but the job declares a scalar 'texture_b_y' itself"}},
+          "texture_b_* (the job declares a scalar 'texture_b_y' itself): rename the job's "
+          "scalar"}},
     }},
 
     // --- obstacles and regions
@@ -837,12 +841,12 @@ const std::vector<Group> kRefusedJobs = {
     }},
     {"FftSolver", {
         {kHead + "pressure: {solver: fft}\n",
-         {"job.yaml:6: pressure.solver: fft needs a box periodic on every axis: boundary.x.lower "
-          "is no-slip (use solver: krylov)"}},
+         {"job.yaml:6: pressure.solver: fft needs a box periodic on every axis (boundary.x.lower "
+          "is no-slip): use solver: krylov"}},
         {kHead + "boundary: {x: periodic, y: {lower: no-slip, upper: outflow}}\n"
                  "diffusion:\n  solver: fft\n",
-         {"job.yaml:8: diffusion.solver: fft needs a box periodic on every axis: "
-          "boundary.y.lower is no-slip"}},
+         {"job.yaml:8: diffusion.solver: fft needs a box periodic on every axis "
+          "(boundary.y.lower is no-slip)"}},
         {kHead + "diffusion:\n  solver: spectral\n",
          {"job.yaml:7: diffusion.solver: unknown solver (expected one of: krylov, fft), got "
           "\"spectral\""}},
@@ -857,7 +861,7 @@ const std::vector<Group> kRefusedJobs = {
                  "  - {shape: sphere, center: [0.5, 0.5], radius: 0.1}\n"
                  "diffusion: {solver: fft}\n",
          {"job.yaml:9: diffusion.solver: fft needs a box without obstacles (obstacles[0] on line "
-          "8; use solver: krylov)"}},
+          "8): use solver: krylov"}},
     }},
     {"DiagnosticsProbes", {
         {kHead + "diagnostics:\n  probes:\n    2nd: [0.5, 0.5]\n",
@@ -1124,7 +1128,9 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: viscoelastic.modulus: unknown key"}},
         {kHead + "scalars: {strain_xy: {}}\nviscoelastic: {material: strain_xy, "
          "elastic_modulus: 1}\n",
-         {"job.yaml:7: viscoelastic: its strain is the scalar 'strain_xy'"}},
+         {"job.yaml:7: viscoelastic: its strain is held in the run's scalars strain_xx, "
+          "strain_yy, strain_xy, and in 3D strain_zz, strain_xz, strain_yz (the job declares a "
+          "scalar 'strain_xy' itself): rename the job's scalar"}},
         {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "viscoelastic: {elastic_modulus: 1, threshold: 0.5}\n",
          {"job.yaml:7: viscoelastic.threshold: is the threshold of a `material` scalar"}},
