@@ -1,0 +1,146 @@
+// The one way to reach a PETSc vector's values: a VecArray gets the array when it is opened and
+// restores it when it goes out of scope, so that no function writes a get/restore bracket of its
+// own and none can leave an array checked out on an early return.
+//
+//   ReadArray u;                            // VecGetArrayRead / VecRestoreArrayRead
+//   PetscCall(u.get_local(velocity));       // the local vector, indexed over its ghosted box
+//   WriteArray s;                           // VecGetArray / VecRestoreArray
+//   PetscCall(s.get_global(scalar));        // the global vector, indexed over the owned box
+//   for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { s(i, j, k) = u(i, j, k, 1); });
+//
+// Read and write access are two types (VecArray<Access::Read>, VecArray<Access::Write>): a
+// ReadArray hands out const values only, so a loop cannot write through a vector it was given
+// to read, and PETSc's read lock on the vector stays honest.
+//
+// Errors. A constructor cannot return a PetscErrorCode, and PETSc reports errors by return
+// value, so opening is a second step that returns one: `PetscCall(view.get_global(...))` on a
+// default-constructed view. (A static factory would do the same with an out-argument; the two-step
+// form also lets a view be a member, an element of a vector, or opened only on one branch.)
+// Restoring a vector that was got does little more than check its arguments, and a destructor
+// cannot return an error, so the destructor restores with PetscCallVoid: an error there is still
+// printed with its trace, then dropped. Code that needs the array back before the scope ends (to
+// hand the vector to a collective operation, or to refill it) calls restore(), which returns the
+// error code for PetscCall.
+//
+// Cost. operator() is the same inlined offset arithmetic as ArrayView's (grid.hpp), with no
+// virtual call and no branch: in a loop it compiles to the code the bare view gave.
+#pragma once
+
+#include <petscvec.h>
+
+#include <type_traits>
+
+#include "field.hpp"
+#include "grid.hpp"
+
+namespace sf {
+
+enum class Access { Read, Write };
+
+template <Access A>
+class VecArray {
+public:
+  using Scalar = std::conditional_t<A == Access::Read, const PetscScalar, PetscScalar>;
+  using View = BasicArrayView<Scalar>;
+
+  VecArray() = default;
+  ~VecArray() { restore_quietly(); }
+
+  VecArray(const VecArray&) = delete;
+  VecArray& operator=(const VecArray&) = delete;
+  VecArray(VecArray&& other) noexcept : vec_(other.vec_), view_(other.view_) {
+    other.vec_ = nullptr;
+    other.view_ = View();
+  }
+  VecArray& operator=(VecArray&& other) noexcept {
+    if (this != &other) {
+      restore_quietly();
+      vec_ = other.vec_;
+      view_ = other.view_;
+      other.vec_ = nullptr;
+      other.view_ = View();
+    }
+    return *this;
+  }
+
+  /// The array of any vector, for flat access (operator[], data()). Restores any array held.
+  PetscErrorCode get(Vec vec) {
+    PetscFunctionBeginUser;
+    PetscCall(restore());
+    PetscCall(acquire(vec));
+    PetscFunctionReturn(0);
+  }
+  /// A global vector of the DMDA `dm`, indexed (i, j, k, c) over the cells (or faces) this rank
+  /// owns.
+  PetscErrorCode get_global(DM dm, Vec global) { return get_box(dm, global, false); }
+  /// A local vector of the DMDA `dm`, indexed over the owned entries and the ghost layers.
+  PetscErrorCode get_local(DM dm, Vec local) { return get_box(dm, local, true); }
+  /// A field's global (owned) or local (ghosted) vector.
+  PetscErrorCode get_global(const Field& field) { return get_global(field.dm(), field.global()); }
+  PetscErrorCode get_local(const Field& field) { return get_local(field.dm(), field.local()); }
+
+  /// Gives the array back to PETSc now (nothing if none is held).
+  PetscErrorCode restore() {
+    PetscFunctionBeginUser;
+    if (vec_) {
+      Scalar* data = view_.data;
+      if constexpr (A == Access::Read) {
+        PetscCall(VecRestoreArrayRead(vec_, &data));
+      } else {
+        PetscCall(VecRestoreArray(vec_, &data));
+      }
+    }
+    vec_ = nullptr;
+    view_ = View();
+    PetscFunctionReturn(0);
+  }
+
+  /// Whether an array is held.
+  explicit operator bool() const { return vec_ != nullptr; }
+
+  Scalar& operator()(PetscInt i, PetscInt j, PetscInt k, PetscInt c = 0) const {
+    return view_(i, j, k, c);
+  }
+  Scalar& operator[](PetscInt n) const { return view_.data[n]; }
+  Scalar* data() const { return view_.data; }
+  /// The indexing alone, for code that takes an ArrayView (writable) or a ConstArrayView.
+  const View& view() const { return view_; }
+  operator const View&() const { return view_; }
+  template <Access B = A, typename = std::enable_if_t<B == Access::Write>>
+  operator ConstArrayView() const {
+    return view_;
+  }
+
+private:
+  void restore_quietly() { PetscCallVoid(restore()); }
+  PetscErrorCode acquire(Vec vec) {
+    PetscFunctionBeginUser;
+    Scalar* data = nullptr;
+    if constexpr (A == Access::Read) {
+      PetscCall(VecGetArrayRead(vec, &data));
+    } else {
+      PetscCall(VecGetArray(vec, &data));
+    }
+    vec_ = vec;
+    view_.data = data;
+    PetscFunctionReturn(0);
+  }
+  PetscErrorCode get_box(DM dm, Vec vec, bool ghosted) {
+    PetscFunctionBeginUser;
+    PetscCall(restore());
+    View box;
+    PetscCall(dmda_array_box(dm, ghosted, &box.start, &box.width, &box.dof));
+    PetscCall(acquire(vec));
+    box.data = view_.data;
+    view_ = box;
+    PetscFunctionReturn(0);
+  }
+
+  Vec vec_ = nullptr;
+  View view_;
+};
+
+using ReadArray = VecArray<Access::Read>;
+using WriteArray = VecArray<Access::Write>;
+
+}  // namespace sf
