@@ -22,8 +22,9 @@
 // hand the vector to a collective operation, or to refill it) calls restore(), which returns the
 // error code for PetscCall.
 //
-// Cost. operator() is the same inlined offset arithmetic as ArrayView's (grid.hpp), with no
-// virtual call and no branch: in a loop it compiles to the code the bare view gave.
+// Cost. A VecArray is an ArrayView (grid.hpp) plus the vector it came from: operator() is the
+// view's own inlined offset arithmetic, with no virtual call and no branch, so a loop compiles to
+// the code the bare view gave.
 #pragma once
 
 #include <petscvec.h>
@@ -38,9 +39,15 @@ namespace sf {
 enum class Access { Read, Write };
 
 template <Access A>
-class VecArray {
+using AccessScalar = std::conditional_t<A == Access::Read, const PetscScalar, PetscScalar>;
+
+/// A vector's array, held from get*() to restore() or the end of the scope, and the indexing of
+/// its values: a VecArray is the BasicArrayView of what it holds (data, start, width, dof,
+/// operator()), so code that indexed an ArrayView reads the same.
+template <Access A>
+class VecArray : public BasicArrayView<AccessScalar<A>> {
 public:
-  using Scalar = std::conditional_t<A == Access::Read, const PetscScalar, PetscScalar>;
+  using Scalar = AccessScalar<A>;
   using View = BasicArrayView<Scalar>;
 
   VecArray() = default;
@@ -48,22 +55,18 @@ public:
 
   VecArray(const VecArray&) = delete;
   VecArray& operator=(const VecArray&) = delete;
-  VecArray(VecArray&& other) noexcept : vec_(other.vec_), view_(other.view_) {
-    other.vec_ = nullptr;
-    other.view_ = View();
-  }
+  VecArray(VecArray&& other) noexcept : View(other), vec_(other.vec_) { other.forget(); }
   VecArray& operator=(VecArray&& other) noexcept {
     if (this != &other) {
       restore_quietly();
+      View::operator=(other);
       vec_ = other.vec_;
-      view_ = other.view_;
-      other.vec_ = nullptr;
-      other.view_ = View();
+      other.forget();
     }
     return *this;
   }
 
-  /// The array of any vector, for flat access (operator[], data()). Restores any array held.
+  /// The array of any vector, for flat access (operator[]). Restores any array held before.
   PetscErrorCode get(Vec vec) {
     PetscFunctionBeginUser;
     PetscCall(restore());
@@ -83,36 +86,30 @@ public:
   PetscErrorCode restore() {
     PetscFunctionBeginUser;
     if (vec_) {
-      Scalar* data = view_.data;
+      Scalar* data = this->data;
       if constexpr (A == Access::Read) {
         PetscCall(VecRestoreArrayRead(vec_, &data));
       } else {
         PetscCall(VecRestoreArray(vec_, &data));
       }
     }
-    vec_ = nullptr;
-    view_ = View();
+    forget();
     PetscFunctionReturn(0);
   }
 
   /// Whether an array is held.
   explicit operator bool() const { return vec_ != nullptr; }
 
-  Scalar& operator()(PetscInt i, PetscInt j, PetscInt k, PetscInt c = 0) const {
-    return view_(i, j, k, c);
-  }
-  Scalar& operator[](PetscInt n) const { return view_.data[n]; }
-  Scalar* data() const { return view_.data; }
-  /// The indexing alone, for code that takes an ArrayView (writable) or a ConstArrayView.
-  const View& view() const { return view_; }
-  operator const View&() const { return view_; }
-  template <Access B = A, typename = std::enable_if_t<B == Access::Write>>
-  operator ConstArrayView() const {
-    return view_;
-  }
+  Scalar& operator[](PetscInt n) const { return this->data[n]; }
+  /// The indexing alone (a copy of it stays valid as an index box after restore()).
+  const View& view() const { return *this; }
 
 private:
   void restore_quietly() { PetscCallVoid(restore()); }
+  void forget() {
+    vec_ = nullptr;
+    View::operator=(View());
+  }
   PetscErrorCode acquire(Vec vec) {
     PetscFunctionBeginUser;
     Scalar* data = nullptr;
@@ -122,7 +119,7 @@ private:
       PetscCall(VecGetArray(vec, &data));
     }
     vec_ = vec;
-    view_.data = data;
+    this->data = data;
     PetscFunctionReturn(0);
   }
   PetscErrorCode get_box(DM dm, Vec vec, bool ghosted) {
@@ -131,13 +128,12 @@ private:
     View box;
     PetscCall(dmda_array_box(dm, ghosted, &box.start, &box.width, &box.dof));
     PetscCall(acquire(vec));
-    box.data = view_.data;
-    view_ = box;
+    box.data = this->data;
+    View::operator=(box);
     PetscFunctionReturn(0);
   }
 
   Vec vec_ = nullptr;
-  View view_;
 };
 
 using ReadArray = VecArray<Access::Read>;
