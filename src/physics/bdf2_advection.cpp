@@ -2,6 +2,8 @@
 // last step and one over the last two, and their BDF2 combination.
 #include "bdf2_advection.hpp"
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 PetscErrorCode Bdf2Advection::setup(const Grid& grid, const SolidMask& solids,
@@ -44,13 +46,10 @@ PetscErrorCode Bdf2Advection::combine(Field& velocity, std::vector<Field>& scala
                                       double a, double b) {
   PetscFunctionBeginUser;
   const Grid& grid = pass_.grid();
-  PetscScalar* q_data;
-  const PetscScalar* back_data;
-  ArrayView q, back;
-  PetscCall(VecGetArray(velocity.global(), &q_data));
-  PetscCall(VecGetArrayRead(velocity_back, &back_data));
-  PetscCall(grid.global_view(velocity.dm(), q_data, &q));
-  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(back_data), &back));
+  ReadArray back;
+  WriteArray q;
+  PetscCall(q.get_global(velocity));
+  PetscCall(back.get_global(velocity.dm(), velocity_back));
   for (int c = 0; c < grid.dim(); ++c) {
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       // Prescribed faces were not traced: they keep the boundary's value, and a + b = 1 holds
@@ -59,8 +58,8 @@ PetscErrorCode Bdf2Advection::combine(Field& velocity, std::vector<Field>& scala
       q(i, j, k, c) = a * q(i, j, k, c) + b * back(i, j, k, c);
     });
   }
-  PetscCall(VecRestoreArrayRead(velocity_back, &back_data));
-  PetscCall(VecRestoreArray(velocity.global(), &q_data));
+  PetscCall(back.restore());
+  PetscCall(q.restore());
   // Every cell centre is traced.
   for (size_t s = 0; s < scalars.size(); ++s)
     PetscCall(VecAXPBY(scalars[s].global(), b, a, scalars_back[s]));

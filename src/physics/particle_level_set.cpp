@@ -10,6 +10,7 @@
 #include "liquid_sources.hpp"
 #include "particle_swarm.hpp"
 #include "region.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -71,16 +72,13 @@ public:
   PetscErrorCode open(const Field& phi) {
     PetscFunctionBeginUser;
     phi_ = &phi;
-    PetscCall(VecGetArrayRead(phi.local(), &data_));
-    ArrayView view;
-    PetscCall(phi.grid().local_view(phi.dm(), const_cast<PetscScalar*>(data_), &view));
-    sampler_ = LocalSampler(phi.grid(), view, Interpolation::Linear);
-    view_ = view;
+    PetscCall(array_.get_local(phi));
+    sampler_ = LocalSampler(phi.grid(), array_, Interpolation::Linear);
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(VecRestoreArrayRead(phi_->local(), &data_));
+    PetscCall(array_.restore());
     PetscFunctionReturn(0);
   }
   /// phi at x (made canonical here); false if its stencil is beyond the halo.
@@ -89,13 +87,12 @@ public:
     canonical_point(sampler_.axes(), phi_->grid().dim(), x);
     return sampler_.sample(0, -1, x, value);
   }
-  const ArrayView& view() const { return view_; }
+  const ConstArrayView& view() const { return array_.view(); }
 
 private:
   const Field* phi_ = nullptr;
-  const PetscScalar* data_ = nullptr;
+  ReadArray array_;
   LocalSampler sampler_;
-  ArrayView view_;
 };
 
 }  // namespace
@@ -202,10 +199,8 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
-  const PetscScalar* u_data;
-  ArrayView u_view;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  ReadArray u_view;
+  PetscCall(u_view.get_local(velocity));
   const LocalSampler sampler(grid, u_view, Interpolation::Linear);
   ParticleArrays p;
   PetscCall(p.open(swarm_));
@@ -227,7 +222,7 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
     canonical_point(sampler.axes(), grid.dim(), x);
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(u_view.restore());
   // The first rank that lost one says where, on every rank.
   PetscMPIInt rank, size, first = 0;
   PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
@@ -293,12 +288,9 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   PetscCall(DMGetLocalVector(phi.dm(), &minus_local));
   PetscCall(VecCopy(phi.local(), plus_local));
   PetscCall(VecCopy(phi.local(), minus_local));
-  PetscScalar *plus_data, *minus_data;
-  ArrayView plus_view, minus_view;
-  PetscCall(VecGetArray(plus_local, &plus_data));
-  PetscCall(VecGetArray(minus_local, &minus_data));
-  PetscCall(grid.local_view(phi.dm(), plus_data, &plus_view));
-  PetscCall(grid.local_view(phi.dm(), minus_data, &minus_view));
+  WriteArray plus_view, minus_view;
+  PetscCall(plus_view.get_local(phi.dm(), plus_local));
+  PetscCall(minus_view.get_local(phi.dm(), minus_local));
 
   LevelSampler sample;
   PetscCall(sample.open(phi));
@@ -317,7 +309,7 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
     for (int a = 0; a < dim; ++a)
       first[a] = static_cast<PetscInt>(
           std::floor((x[a] - grid.origin(a)) / grid.spacing(a) - 0.5));
-    const ArrayView& view = s > 0.0 ? plus_view : minus_view;
+    const WriteArray& view = s > 0.0 ? plus_view : minus_view;
     for (int corner = 0; corner < (1 << dim); ++corner) {
       PetscInt at[3] = {0, 0, 0};
       double distance2 = 0.0;
@@ -334,8 +326,8 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   }
   PetscCall(p.close());
   PetscCall(sample.close());
-  PetscCall(VecRestoreArray(minus_local, &minus_data));
-  PetscCall(VecRestoreArray(plus_local, &plus_data));
+  PetscCall(minus_view.restore());
+  PetscCall(plus_view.restore());
 
   // Spheres that reached a neighbour's cells through the ghosts: max / min into the owner, by
   // the DMDA's own global-to-local scatter run in reverse (DMLocalToGlobal only adds or
@@ -350,19 +342,19 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   PetscCall(VecScatterEnd(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterBegin(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
-  const PetscScalar *plus_owned, *minus_owned;
-  PetscScalar* phi_owned;
+  ReadArray plus_owned, minus_owned;
+  WriteArray phi_owned;
   PetscInt size = 0;
   PetscCall(VecGetLocalSize(plus, &size));
-  PetscCall(VecGetArrayRead(plus, &plus_owned));
-  PetscCall(VecGetArrayRead(minus, &minus_owned));
-  PetscCall(VecGetArray(phi.global(), &phi_owned));
+  PetscCall(plus_owned.get(plus));
+  PetscCall(minus_owned.get(minus));
+  PetscCall(phi_owned.get(phi.global()));
   for (PetscInt c = 0; c < size; ++c)
     phi_owned[c] = std::abs(plus_owned[c]) <= std::abs(minus_owned[c]) ? plus_owned[c]
                                                                         : minus_owned[c];
-  PetscCall(VecRestoreArray(phi.global(), &phi_owned));
-  PetscCall(VecRestoreArrayRead(minus, &minus_owned));
-  PetscCall(VecRestoreArrayRead(plus, &plus_owned));
+  PetscCall(phi_owned.restore());
+  PetscCall(minus_owned.restore());
+  PetscCall(plus_owned.restore());
   PetscCall(DMRestoreGlobalVector(phi.dm(), &minus));
   PetscCall(DMRestoreGlobalVector(phi.dm(), &plus));
   PetscCall(DMRestoreLocalVector(phi.dm(), &minus_local));

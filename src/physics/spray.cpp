@@ -6,6 +6,7 @@
 
 #include "interpolation.hpp"
 #include "particle_swarm.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -126,10 +127,8 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar* u_data;
-  ArrayView u_view;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  ReadArray u_view;
+  PetscCall(u_view.get_local(velocity));
   const LocalSampler sampler(grid, u_view, Interpolation::Linear);
   // The flight's exact solution over dt: v(t) = v_inf + (v - v_inf) e^{-k t}, v_inf = g / k; a
   // parabola without drag.
@@ -199,7 +198,6 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
     }
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscFunctionReturn(0);
 }
 
@@ -208,10 +206,8 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar* phi_data;
-  ArrayView level;
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray level;
+  PetscCall(level.get_local(phi));
   const LocalSampler sampler(grid, level, Interpolation::Linear);
   const auto sample = [&](const double point[3], double* value) {
     double x[3] = {point[0], point[1], point[2]};
@@ -268,7 +264,6 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
     canonical_point(sampler.axes(), dim, x);
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
   PetscFunctionReturn(0);
 }
 
@@ -277,12 +272,9 @@ PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, P
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar *phi_data, *u_data;
-  ArrayView level, u;
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  ReadArray level, u;
+  PetscCall(level.get_local(phi));
+  PetscCall(u.get_local(velocity));
   const std::uint64_t cells = static_cast<std::uint64_t>(grid.cells(0)) *
                               static_cast<std::uint64_t>(grid.cells(1)) *
                               static_cast<std::uint64_t>(grid.cells(2));
@@ -351,8 +343,6 @@ PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, P
       if (inside) born->push_back(particle);
     }
   });
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
   PetscFunctionReturn(0);
 }
 
