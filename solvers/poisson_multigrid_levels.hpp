@@ -13,6 +13,7 @@
 
 #include "krylov_setup.hpp"
 #include "poisson_multigrid.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 namespace mg {
@@ -158,22 +159,22 @@ public:
     PetscCall(DMGetLocalVector(dm, &local_));
     PetscCall(DMGlobalToLocalBegin(dm, global, INSERT_VALUES, local_));
     PetscCall(DMGlobalToLocalEnd(dm, global, INSERT_VALUES, local_));
-    PetscCall(VecGetArray(local_, &data_));
-    fill_boundary_ghosts(layout, data_);
+    PetscCall(array_.get(local_));
+    fill_boundary_ghosts(layout, array_.data);
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(VecRestoreArray(local_, &data_));
+    PetscCall(array_.restore());
     PetscCall(DMRestoreLocalVector(dm_, &local_));
     PetscFunctionReturn(0);
   }
-  const PetscScalar* data() const { return data_; }
+  const PetscScalar* data() const { return array_.data; }
 
 private:
   DM dm_ = nullptr;
   Vec local_ = nullptr;
-  PetscScalar* data_ = nullptr;
+  WriteArray array_;
 };
 
 }  // namespace mg
