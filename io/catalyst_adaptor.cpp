@@ -507,7 +507,7 @@ PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
       vtkCPInputDataDescription* input = m.description->GetInputDescriptionByName(channel->name);
       if (!input->GetGrid()) continue;
       input->SetGrid(nullptr);
-      PetscCall(channel->release(state));
+      PetscCall(channel->release());
     }
   }
   m.last_step = state.step;

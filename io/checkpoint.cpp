@@ -16,6 +16,7 @@
 #include "checksum.hpp"
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -164,13 +165,12 @@ PetscErrorCode write_fields(CollectiveFile& out, hid_t parent, const Grid& grid,
   for (const Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
-    const PetscScalar* data;
-    PetscCall(VecGetArrayRead(vec, &data));
+    ReadArray data;
+    PetscCall(data.get(vec));
     std::uint32_t crc = 0;
-    PetscCall(distributed_crc32(comm, cell_slab(grid), data, &crc));
-    ok = write_dataset(parent, name, cell_slab(grid), data, transfer, error) && ok;
+    PetscCall(distributed_crc32(comm, cell_slab(grid), data.data, &crc));
+    ok = write_dataset(parent, name, cell_slab(grid), data.data, transfer, error) && ok;
     ok = write_checksum(parent, name, crc, error) && ok;
-    PetscCall(VecRestoreArrayRead(vec, &data));
   }
   out.record(ok);
   out.record_close(faces.close());

@@ -28,6 +28,7 @@
 #include "checksum.hpp"
 #include "error_codes.hpp"
 #include "hdf5_util.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -321,11 +322,9 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, const std::string& pref
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
   {
-    PetscScalar* data;
-    ArrayView u;
+    WriteArray u;
     PetscCall(VecSet(velocity.global(), 0.0));
-    PetscCall(VecGetArray(velocity.global(), &data));
-    PetscCall(grid.global_view(velocity.dm(), data, &u));
+    PetscCall(u.get_global(velocity));
     // Each component's faces are read packed into one buffer (8 bytes per cell) and spread
     // from there into the interleaved vector.
     std::vector<double> packed(packing_size(grid));
@@ -336,17 +335,16 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, const std::string& pref
       for_each_index(grid.owned_faces(c),
                      [&](PetscInt i, PetscInt j, PetscInt k) { u(i, j, k, c) = packed[n++]; });
     }
-    PetscCall(VecRestoreArray(velocity.global(), &data));
   }
   std::vector<std::pair<std::string, Vec>> cell_fields;
   for (Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
     if (!problem->empty()) break;
-    PetscScalar* data;
-    PetscCall(VecGetArray(vec, &data));
-    PetscCall(read_verified(comm, file, prefix + name, cell_slab(grid), data, transfer, problem));
-    PetscCall(VecRestoreArray(vec, &data));
+    WriteArray data;
+    PetscCall(data.get(vec));
+    PetscCall(
+        read_verified(comm, file, prefix + name, cell_slab(grid), data.data, transfer, problem));
   }
   PetscFunctionReturn(0);
 }

@@ -14,6 +14,7 @@
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
 #include "heaviside.hpp"
+#include "vec_array.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -174,10 +175,9 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
   for (const Field& scalar : scalars) cell_fields.emplace_back(scalar.name(), scalar.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [field_name, vec] : cell_fields) {
-    const PetscScalar* data;
-    PetscCall(VecGetArrayRead(vec, &data));
-    ok = write_dataset(file, field_name, cell_slab(grid), data, transfer, error) && ok;
-    PetscCall(VecRestoreArrayRead(vec, &data));
+    ReadArray data;
+    PetscCall(data.get(vec));
+    ok = write_dataset(file, field_name, cell_slab(grid), data.data, transfer, error) && ok;
   }
   // The solid mask, a byte per cell x fastest, in the first eighth of the buffer.
   auto* solid = reinterpret_cast<std::uint8_t*>(buffer.data());
@@ -189,15 +189,15 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
   if (liquid) {
     double h = grid.spacing(0);
     for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
-    const PetscScalar* phi;
-    PetscCall(VecGetArrayRead(scalars.back().global(), &phi));
+    ReadArray phi;
+    PetscCall(phi.get(scalars.back().global()));
     // An obstacle holds none (its phi continues the liquid beside it; level_set.hpp).
     size_t c = 0;
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
       buffer[c] = solids.solid(i, j, k) ? 0.0 : liquid_fraction(phi[c], h);
       ++c;
     });
-    PetscCall(VecRestoreArrayRead(scalars.back().global(), &phi));
+    PetscCall(phi.restore());
     ok = write_dataset(file, "liquid_fraction", cell_slab(grid), buffer.data(), transfer, error) &&
          ok;
     ok = describe_dataset(file, "liquid_fraction",

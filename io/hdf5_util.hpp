@@ -21,6 +21,7 @@
 #include "build_info.hpp"
 #include "field.hpp"
 #include "grid.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -135,17 +136,14 @@ PetscErrorCode with_packed_faces(const Grid& grid, const Field& velocity,
   PetscFunctionBeginUser;
   PetscCheck(buffer.size() >= packing_size(grid), grid.comm(), PETSC_ERR_ARG_SIZ,
              "the packing buffer is smaller than this rank's largest box of faces");
-  const PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.global(), &data));
-  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  ReadArray u;
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < grid.dim(); ++c) {
     double* packed = buffer.data();
     for_each_index(grid.owned_faces(c),
                    [&](PetscInt i, PetscInt j, PetscInt k) { *packed++ = u(i, j, k, c); });
     PetscCall(use(c, static_cast<const double*>(buffer.data())));
   }
-  PetscCall(VecRestoreArrayRead(velocity.global(), &data));
   PetscFunctionReturn(0);
 }
 

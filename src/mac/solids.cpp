@@ -370,10 +370,8 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   grid_ = &grid;
   // A scalar field gives the halo exchange and the zero-gradient fill outside the domain.
   PetscCall(kinds_.setup_scalar(grid, "solid"));
-  ArrayView view;
-  PetscCall(grid.local_view(kinds_.dm(), nullptr, &view));
-  start_ = view.start;
-  width_ = view.width;
+  PetscInt dof = 1;
+  PetscCall(dmda_array_box(kinds_.dm(), true, &start_, &width_, &dof));
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
   placed_ = obstacles;
   // The shifts by a period along the periodic axes that holds() tries (just 0 without any).
