@@ -101,16 +101,9 @@ inline Slab face_slab(const Grid& grid, int c) {
   return make_slab(grid.dim(), grid.owned_faces(c), extent, 1);
 }
 
-/// Columns of a checkpoint's /particles rows: x y z sign radius id.
-inline constexpr hsize_t kParticleColumns = 6;
-
-/// Rows [first, first + count) of a /particles dataset of `total` rows.
-/// The columns of a checkpoint's spray and foam (/spray): position (3), velocity (3), radius,
-/// life, kind, id.
-inline constexpr hsize_t kSprayColumns = 10;
-
-inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count,
-                          hsize_t columns = kParticleColumns) {
+/// Rows [first, first + count) of a particle dataset of `total` rows of `columns` values (a
+/// swarm's checkpoint rows, particle_records.hpp).
+inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count, hsize_t columns) {
   Slab slab;
   slab.global = {total, columns};
   slab.offset = {first, 0};

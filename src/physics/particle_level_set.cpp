@@ -21,37 +21,23 @@ constexpr double kLeastRadius = 0.1;
 constexpr double kMostRadius = 0.5;
 constexpr double kLeastLevel = 0.1;
 
-/// The swarm's fields for the duration of a loop over its particles.
+/// The marker particles' fields for the duration of a loop over them, by column.
 class ParticleArrays {
 public:
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    swarm_ = swarm;
-    PetscCall(DMSwarmGetLocalSize(swarm, &count));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kPosition, nullptr, nullptr,
-                              reinterpret_cast<void**>(&position)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kSign, nullptr, nullptr,
-                              reinterpret_cast<void**>(&sign)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kRadius, nullptr, nullptr,
-                              reinterpret_cast<void**>(&radius)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kId, nullptr, nullptr,
-                              reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
-                              reinterpret_cast<void**>(&rank)));
+    PetscCall(fields_.open(swarm, kParticleTable));
+    count = fields_.count;
+    position = fields_.real(kParticlePosition);
+    sign = fields_.real(kParticleSign);
+    radius = fields_.real(kParticleRadius);
+    id = fields_.int64(kParticleId);
+    rank = fields_.rank;
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&rank)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kId, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kRadius, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&radius)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kSign, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&sign)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kPosition, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&position)));
+    PetscCall(fields_.close());
     PetscFunctionReturn(0);
   }
 
@@ -63,7 +49,7 @@ public:
   PetscInt* rank = nullptr;
 
 private:
-  DM swarm_ = nullptr;
+  SwarmFields fields_;
 };
 
 /// phi's local (ghosted) values, sampled linearly at canonical points.
@@ -111,8 +97,7 @@ PetscErrorCode ParticleLevelSet::setup(const Grid& grid, const SolidMask& solids
 
   PetscCall(owners_.setup(grid));
 
-  PetscCall(create_particle_swarm(grid, "particles",
-                                  {{kPosition, 3}, {kSign, 1}, {kRadius, 1}}, kId, &swarm_));
+  PetscCall(create_particle_swarm(grid, kParticleTable, &swarm_));
   PetscFunctionReturn(0);
 }
 
@@ -241,35 +226,21 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
 }
 
 PetscErrorCode ParticleLevelSet::migrate() {
-  return migrate_particles(swarm_, owners_, kPosition);
+  return migrate_particles(swarm_, kParticleTable, owners_);
 }
 
 PetscErrorCode ParticleLevelSet::records(ParticleRecords* out) const {
   PetscFunctionBeginUser;
   out->resize(0);
   if (!enabled()) PetscFunctionReturn(0);
-  ParticleArrays p;
-  PetscCall(p.open(swarm_));
-  out->resize(static_cast<size_t>(p.count));
-  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
-  std::copy(p.sign, p.sign + p.count, out->sign.begin());
-  std::copy(p.radius, p.radius + p.count, out->radius.begin());
-  std::copy(p.id, p.id + p.count, out->id.begin());
-  PetscCall(p.close());
+  PetscCall(copy_particles(swarm_, out));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode ParticleLevelSet::restore(const ParticleRecords& in) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
-  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
-  ParticleArrays p;
-  PetscCall(p.open(swarm_));
-  std::copy(in.position.begin(), in.position.end(), p.position);
-  std::copy(in.sign.begin(), in.sign.end(), p.sign);
-  std::copy(in.radius.begin(), in.radius.end(), p.radius);
-  std::copy(in.id.begin(), in.id.end(), p.id);
-  PetscCall(p.close());
+  PetscCall(replace_particles(swarm_, in));
   // A share of a checkpoint's particles may lie anywhere in the domain.
   PetscCall(migrate());
   PetscFunctionReturn(0);

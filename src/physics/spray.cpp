@@ -12,36 +12,28 @@ namespace sf {
 
 namespace {
 
-/// The swarm's fields for the duration of a loop over its particles.
+/// The spray's fields for the duration of a loop over its particles, by column.
 class SprayArrays {
 public:
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    swarm_ = swarm;
-    PetscCall(DMSwarmGetLocalSize(swarm, &count));
-    for (size_t f = 0; f < kReals; ++f)
-      PetscCall(DMSwarmGetField(swarm, kRealNames[f], nullptr, nullptr,
-                                reinterpret_cast<void**>(reals[f])));
-    PetscCall(DMSwarmGetField(swarm, Spray::kId, nullptr, nullptr, reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
-                              reinterpret_cast<void**>(&rank)));
+    PetscCall(fields_.open(swarm, kSprayTable));
+    count = fields_.count;
+    position = fields_.real(kSprayPosition);
+    velocity = fields_.real(kSprayVelocity);
+    radius = fields_.real(kSprayRadius);
+    life = fields_.real(kSprayLife);
+    kind = fields_.real(kSprayKind);
+    id = fields_.int64(kSprayId);
+    rank = fields_.rank;
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&rank)));
-    PetscCall(DMSwarmRestoreField(swarm_, Spray::kId, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&id)));
-    for (size_t f = kReals; f-- > 0;)
-      PetscCall(DMSwarmRestoreField(swarm_, kRealNames[f], nullptr, nullptr,
-                                    reinterpret_cast<void**>(reals[f])));
+    PetscCall(fields_.close());
     PetscFunctionReturn(0);
   }
 
-  static constexpr size_t kReals = 5;
-  static constexpr const char* kRealNames[kReals] = {Spray::kPosition, Spray::kVelocity,
-                                                     Spray::kRadius, Spray::kLife, Spray::kKind};
   PetscInt count = 0;
   double* position = nullptr;  // 3 per particle
   double* velocity = nullptr;  // 3 per particle
@@ -52,8 +44,7 @@ public:
   PetscInt* rank = nullptr;
 
 private:
-  double** reals[kReals] = {&position, &velocity, &radius, &life, &kind};
-  DM swarm_ = nullptr;
+  SwarmFields fields_;
 };
 
 constexpr double kSpray = 0.0, kFoam = 1.0;
@@ -78,9 +69,7 @@ PetscErrorCode Spray::setup(const Grid& grid, const SolidMask& solids,
   if (config_.radius == 0.0) config_.radius = 0.25 * h_;
   if (!enabled()) PetscFunctionReturn(0);
   PetscCall(owners_.setup(grid));
-  PetscCall(create_particle_swarm(
-      grid, "spray", {{kPosition, 3}, {kVelocity, 3}, {kRadius, 1}, {kLife, 1}, {kKind, 1}}, kId,
-      &swarm_));
+  PetscCall(create_particle_swarm(grid, kSprayTable, &swarm_));
   PetscFunctionReturn(0);
 }
 
@@ -120,7 +109,7 @@ PetscErrorCode Spray::remove(const std::vector<PetscInt>& indices) {
   return remove_particles(swarm_, indices);
 }
 
-PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, owners_, kPosition); }
+PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, kSprayTable, owners_); }
 
 PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
                            std::vector<PetscInt>* gone, std::vector<Particle>* born) {
@@ -385,16 +374,7 @@ PetscErrorCode Spray::census(PetscInt* spray, PetscInt* foam) const {
 PetscErrorCode Spray::restore(const SprayRecords& in) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
-  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
-  SprayArrays p;
-  PetscCall(p.open(swarm_));
-  std::copy(in.position.begin(), in.position.end(), p.position);
-  std::copy(in.velocity.begin(), in.velocity.end(), p.velocity);
-  std::copy(in.radius.begin(), in.radius.end(), p.radius);
-  std::copy(in.life.begin(), in.life.end(), p.life);
-  std::copy(in.kind.begin(), in.kind.end(), p.kind);
-  std::copy(in.id.begin(), in.id.end(), p.id);
-  PetscCall(p.close());
+  PetscCall(replace_particles(swarm_, in));
   // A share of a checkpoint's particles may lie anywhere in the domain.
   PetscCall(migrate());
   PetscFunctionReturn(0);
@@ -404,16 +384,7 @@ PetscErrorCode Spray::records(SprayRecords* out) const {
   PetscFunctionBeginUser;
   out->resize(0);
   if (!enabled()) PetscFunctionReturn(0);
-  SprayArrays p;
-  PetscCall(p.open(swarm_));
-  out->resize(static_cast<size_t>(p.count));
-  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
-  std::copy(p.velocity, p.velocity + 3 * p.count, out->velocity.begin());
-  std::copy(p.radius, p.radius + p.count, out->radius.begin());
-  std::copy(p.life, p.life + p.count, out->life.begin());
-  std::copy(p.kind, p.kind + p.count, out->kind.begin());
-  std::copy(p.id, p.id + p.count, out->id.begin());
-  PetscCall(p.close());
+  PetscCall(copy_particles(swarm_, out));
   PetscFunctionReturn(0);
 }
 
