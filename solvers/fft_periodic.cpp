@@ -139,10 +139,9 @@ PetscErrorCode PeriodicFft::setup(const Grid& grid, const char* prefix) {
                             PETSC_USE_POINTER, from_is.replace()));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(to.size()), to.data(),
                             PETSC_USE_POINTER, to_is.replace()));
-  Vec cells;
-  PetscCall(DMGetGlobalVector(dm, &cells));
+  BorrowedVec cells;
+  PetscCall(cells.get_global(dm));
   PetscCall(VecScatterCreate(cells, from_is, slab_, to_is, scatter_.replace()));
-  PetscCall(DMRestoreGlobalVector(dm, &cells));
   PetscFunctionReturn(0);
 }
 

@@ -80,8 +80,8 @@ PetscErrorCode FftProjection::subtract_gradient(Field& velocity, double dt) {
   const Grid& grid = *grid_;
   DM dm = grid.cell_dm();
   // Borrowed from the DM's pool: allocated once, then reused every step.
-  Vec pressure_local;
-  PetscCall(DMGetLocalVector(dm, &pressure_local));
+  BorrowedVec pressure_local;
+  PetscCall(pressure_local.get_local(dm));
   PetscCall(DMGlobalToLocalBegin(dm, pressure_, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure_, INSERT_VALUES, pressure_local));
   ReadArray p;
@@ -95,9 +95,6 @@ PetscErrorCode FftProjection::subtract_gradient(Field& velocity, double dt) {
       u(i, j, k, c) -= scale * (p(i, j, k) - p(i - di, j - dj, k - dk));
     });
   }
-  PetscCall(u.restore());
-  PetscCall(p.restore());
-  PetscCall(DMRestoreLocalVector(dm, &pressure_local));
   PetscFunctionReturn(0);
 }
 
@@ -115,12 +112,11 @@ PetscErrorCode FftProjection::project_increment(Field& velocity, double dt,
   // p^n waits in a pooled vector while the solve finds the increment phi in pressure_; the
   // gradient subtracted is that of phi alone, then p^{n+1} = p^n + phi.
   DM dm = grid_->cell_dm();
-  Vec base;
-  PetscCall(DMGetGlobalVector(dm, &base));
+  BorrowedVec base;
+  PetscCall(base.get_global(dm));
   PetscCall(VecCopy(pressure_, base));
   PetscCall(project(velocity, dt, stats));
   PetscCall(VecAXPY(pressure_, 1.0, base));
-  PetscCall(DMRestoreGlobalVector(dm, &base));
   PetscFunctionReturn(0);
 }
 

@@ -267,8 +267,8 @@ PetscErrorCode FreeSurfaceProjection::Impl::set_null_space(const ConstArrayView&
   PetscCall(MatSetNullSpace(matrix, nullptr));
   if (dirichlet != 0) PetscFunctionReturn(0);
   const Grid& g = *grid;
-  Vec constant;
-  PetscCall(DMGetGlobalVector(dm, &constant));
+  BorrowedVec constant;
+  PetscCall(constant.get_global(dm));
   WriteArray view;
   PetscCall(view.get_global(dm, constant));
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -278,11 +278,11 @@ PetscErrorCode FreeSurfaceProjection::Impl::set_null_space(const ConstArrayView&
   PetscReal norm = 0.0;
   PetscCall(VecNormalize(constant, &norm));
   if (norm > 0.0) {
-    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &constant, null_space.replace()));
+    const Vec basis = constant;  // MatNullSpaceCreate takes an array of vectors
+    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &basis, null_space.replace()));
     PetscCall(MatSetNullSpace(matrix, null_space));
     PetscCall(MatNullSpaceRemove(null_space, rhs));
   }
-  PetscCall(DMRestoreGlobalVector(dm, &constant));
   PetscFunctionReturn(0);
 }
 

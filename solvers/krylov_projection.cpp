@@ -142,14 +142,14 @@ PetscErrorCode KrylovProjection::Impl::divergence_reached(KSP solver, PetscInt, 
 // through one scratch vector from the DM's pool.
 PetscErrorCode KrylovProjection::Impl::max_residual(KSP solver, double* result) {
   PetscFunctionBeginUser;
-  Vec x = nullptr, ax = nullptr;
+  Vec x = nullptr;
+  BorrowedVec ax;
   PetscCall(KSPBuildSolution(solver, nullptr, &x));
-  PetscCall(DMGetGlobalVector(dm, &ax));
+  PetscCall(ax.get_global(dm));
   PetscCall(MatMult(matrix, x, ax));
   PetscCall(VecAYPX(ax, -1.0, rhs));
   PetscReal largest = 0.0;
   PetscCall(VecNorm(ax, NORM_INFINITY, &largest));
-  PetscCall(DMRestoreGlobalVector(dm, &ax));
   *result = static_cast<double>(largest);
   PetscFunctionReturn(0);
 }
@@ -406,8 +406,8 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   // Borrowed from the DM's pool, which the matrix-free operator's exchanges share.
-  Vec pressure_local;
-  PetscCall(DMGetLocalVector(dm, &pressure_local));
+  BorrowedVec pressure_local;
+  PetscCall(pressure_local.get_local(dm));
   PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
   ReadArray p;
@@ -437,9 +437,6 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
       u(i, j, k, c) -= scale * (p_above - p_below);
     });
   }
-  PetscCall(u.restore());
-  PetscCall(p.restore());
-  PetscCall(DMRestoreLocalVector(dm, &pressure_local));
   PetscFunctionReturn(0);
 }
 
@@ -481,14 +478,13 @@ PetscErrorCode KrylovProjection::project_increment(Field& velocity, double dt,
   // p^n waits in a pooled vector while the solve's unknown is the increment. The increment
   // starts from zero: it is O(dt) of the pressure, and the last one is no better a guess once
   // dt changes. No warm start also means nothing beyond p for a checkpoint to keep.
-  Vec base;
-  PetscCall(DMGetGlobalVector(s.dm, &base));
+  BorrowedVec base;
+  PetscCall(base.get_global(s.dm));
   PetscCall(VecCopy(s.pressure, base));
   PetscCall(VecSet(s.pressure, 0.0));
   s.last_dt = 0.0;
   PetscCall(project(velocity, dt, stats));
   PetscCall(VecAXPY(s.pressure, 1.0, base));
-  PetscCall(DMRestoreGlobalVector(s.dm, &base));
   PetscFunctionReturn(0);
 }
 

@@ -155,8 +155,7 @@ class GhostedCopy {
 public:
   PetscErrorCode open(DM dm, const Layout& layout, Vec global) {
     PetscFunctionBeginUser;
-    dm_ = dm;
-    PetscCall(DMGetLocalVector(dm, &local_));
+    PetscCall(local_.get_local(dm));
     PetscCall(DMGlobalToLocalBegin(dm, global, INSERT_VALUES, local_));
     PetscCall(DMGlobalToLocalEnd(dm, global, INSERT_VALUES, local_));
     PetscCall(array_.get(local_));
@@ -166,15 +165,14 @@ public:
   PetscErrorCode close() {
     PetscFunctionBeginUser;
     PetscCall(array_.restore());
-    PetscCall(DMRestoreLocalVector(dm_, &local_));
+    PetscCall(local_.give_back());
     PetscFunctionReturn(0);
   }
   const PetscScalar* data() const { return array_.data; }
 
 private:
-  DM dm_ = nullptr;
-  Vec local_ = nullptr;
-  WriteArray array_;
+  BorrowedVec local_;
+  WriteArray array_;  // declared after local_: restored before local_ is given back
 };
 
 }  // namespace mg

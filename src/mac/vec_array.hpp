@@ -27,6 +27,7 @@
 // the code the bare view gave.
 #pragma once
 
+#include <petscdm.h>
 #include <petscvec.h>
 
 #include <type_traits>
@@ -138,5 +139,70 @@ private:
 
 using ReadArray = VecArray<Access::Read>;
 using WriteArray = VecArray<Access::Write>;
+
+/// A work vector borrowed from a DM's pool (DMGetGlobalVector / DMGetLocalVector) and given back
+/// (DMRestoreGlobalVector / DMRestoreLocalVector) by give_back() or at the end of the scope.
+/// Its values are whatever the pool's vector last held: the borrower sets them.
+class BorrowedVec {
+public:
+  BorrowedVec() = default;
+  ~BorrowedVec() { give_back_quietly(); }
+
+  BorrowedVec(const BorrowedVec&) = delete;
+  BorrowedVec& operator=(const BorrowedVec&) = delete;
+  BorrowedVec(BorrowedVec&& other) noexcept
+      : dm_(other.dm_), vec_(other.vec_), local_(other.local_) {
+    other.vec_ = nullptr;
+  }
+  BorrowedVec& operator=(BorrowedVec&& other) noexcept {
+    if (this != &other) {
+      give_back_quietly();
+      dm_ = other.dm_;
+      vec_ = other.vec_;
+      local_ = other.local_;
+      other.vec_ = nullptr;
+    }
+    return *this;
+  }
+
+  /// A global (owned) or local (ghosted) vector of `dm`. Gives back any vector held before.
+  PetscErrorCode get_global(DM dm) { return borrow(dm, false); }
+  PetscErrorCode get_local(DM dm) { return borrow(dm, true); }
+
+  /// Returns the vector to its DM's pool now (nothing if none is held).
+  PetscErrorCode give_back() {
+    PetscFunctionBeginUser;
+    if (vec_) {
+      if (local_) {
+        PetscCall(DMRestoreLocalVector(dm_, &vec_));
+      } else {
+        PetscCall(DMRestoreGlobalVector(dm_, &vec_));
+      }
+    }
+    vec_ = nullptr;
+    PetscFunctionReturn(0);
+  }
+
+  operator Vec() const { return vec_; }
+
+private:
+  void give_back_quietly() { PetscCallVoid(give_back()); }
+  PetscErrorCode borrow(DM dm, bool local) {
+    PetscFunctionBeginUser;
+    PetscCall(give_back());
+    if (local) {
+      PetscCall(DMGetLocalVector(dm, &vec_));
+    } else {
+      PetscCall(DMGetGlobalVector(dm, &vec_));
+    }
+    dm_ = dm;
+    local_ = local;
+    PetscFunctionReturn(0);
+  }
+
+  DM dm_ = nullptr;
+  Vec vec_ = nullptr;
+  bool local_ = false;
+};
 
 }  // namespace sf

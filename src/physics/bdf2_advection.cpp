@@ -82,11 +82,15 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
 
   // Working vectors from the DMs' pools, which the projection and the exchanges share, so
   // they cost memory only while no other stage holds theirs.
-  Vec carrier, velocity_back;
-  std::vector<Vec> scalars_back(scalars.size());
-  PetscCall(DMGetLocalVector(grid.face_dm(), &carrier));
-  PetscCall(DMGetGlobalVector(grid.face_dm(), &velocity_back));
-  for (Vec& v : scalars_back) PetscCall(DMGetGlobalVector(grid.cell_dm(), &v));
+  BorrowedVec carrier, velocity_back;
+  std::vector<BorrowedVec> borrowed(scalars.size());
+  std::vector<Vec> scalars_back;
+  PetscCall(carrier.get_local(grid.face_dm()));
+  PetscCall(velocity_back.get_global(grid.face_dm()));
+  for (BorrowedVec& v : borrowed) {
+    PetscCall(v.get_global(grid.cell_dm()));
+    scalars_back.push_back(v);
+  }
   // The carrier at time t^n + lean dt_prev: u^n + lean (u^n - u^{n-1}), ghosts included (the
   // boundary values are affine in the field, and the weights sum to one).
   auto set_carrier = [&](double lean) -> PetscErrorCode {
@@ -116,9 +120,10 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
   const double w = dt / dt_old_;
   PetscCall(combine(velocity, scalars, velocity_back, scalars_back,
                     (1.0 + w) * (1.0 + w) / (1.0 + 2.0 * w), -w * w / (1.0 + 2.0 * w)));
-  for (Vec& v : scalars_back) PetscCall(DMRestoreGlobalVector(grid.cell_dm(), &v));
-  PetscCall(DMRestoreGlobalVector(grid.face_dm(), &velocity_back));
-  PetscCall(DMRestoreLocalVector(grid.face_dm(), &carrier));
+  // Back to the pools in the order they had them before.
+  for (BorrowedVec& v : borrowed) PetscCall(v.give_back());
+  PetscCall(velocity_back.give_back());
+  PetscCall(carrier.give_back());
   dt_old_ = dt;
   *implicit_dt = dt * (1.0 + w) / (1.0 + 2.0 * w);
   PetscFunctionReturn(0);

@@ -522,8 +522,8 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   if (!obstacles_.empty()) {
     PetscCheck(pressure, grid.comm(), PETSC_ERR_ARG_NULL,
                "the obstacle forces need the pressure");
-    Vec p_local;
-    PetscCall(DMGetLocalVector(grid.cell_dm(), &p_local));
+    BorrowedVec p_local;
+    PetscCall(p_local.get_local(grid.cell_dm()));
     PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
     PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
     ReadArray p;
@@ -531,8 +531,6 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     std::vector<double> forces(static_cast<size_t>(dim) * obstacles_.size(), 0.0);
     add_obstacle_forces(u, p, forces.data());
     if (solids_->cut()) add_cut_obstacle_forces(u, p, forces.data());
-    PetscCall(p.restore());
-    PetscCall(DMRestoreLocalVector(grid.cell_dm(), &p_local));
     for (size_t n = 0; n < obstacles_.size(); ++n)
       for (int a = 0; a < dim; ++a)
         local[forces_at + n * per_obstacle + static_cast<size_t>(a)] =

@@ -254,9 +254,10 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   const int dim = grid.dim();
   PetscCall(phi.fill_ghosts());
   // phi+ and phi- over the local extent, both starting from phi.
-  Vec plus_local, minus_local, plus, minus;
-  PetscCall(DMGetLocalVector(phi.dm(), &plus_local));
-  PetscCall(DMGetLocalVector(phi.dm(), &minus_local));
+  // Given back in the reverse order, at the end (as the pool had them back before).
+  BorrowedVec plus_local, minus_local, plus, minus;
+  PetscCall(plus_local.get_local(phi.dm()));
+  PetscCall(minus_local.get_local(phi.dm()));
   PetscCall(VecCopy(phi.local(), plus_local));
   PetscCall(VecCopy(phi.local(), minus_local));
   WriteArray plus_view, minus_view;
@@ -305,8 +306,8 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   // inserts in PETSc 3.18).
   VecScatter to_local;
   PetscCall(DMDAGetScatter(phi.dm(), &to_local, nullptr));
-  PetscCall(DMGetGlobalVector(phi.dm(), &plus));
-  PetscCall(DMGetGlobalVector(phi.dm(), &minus));
+  PetscCall(plus.get_global(phi.dm()));
+  PetscCall(minus.get_global(phi.dm()));
   PetscCall(VecCopy(phi.global(), plus));
   PetscCall(VecCopy(phi.global(), minus));
   PetscCall(VecScatterBegin(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
@@ -326,10 +327,6 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   PetscCall(phi_owned.restore());
   PetscCall(minus_owned.restore());
   PetscCall(plus_owned.restore());
-  PetscCall(DMRestoreGlobalVector(phi.dm(), &minus));
-  PetscCall(DMRestoreGlobalVector(phi.dm(), &plus));
-  PetscCall(DMRestoreLocalVector(phi.dm(), &minus_local));
-  PetscCall(DMRestoreLocalVector(phi.dm(), &plus_local));
   if (escaped) PetscCallMPI(MPI_Allreduce(&count, escaped, 1, MPIU_INT, MPI_SUM, grid.comm()));
   PetscFunctionReturn(0);
 }

@@ -146,9 +146,9 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
   // |omega| on the owned cells, then its halo: the gradient at a rank's edge needs its
   // neighbour's values. Cells outside a non-periodic boundary are never read (even_mirror).
   DM cell_dm = grid.cell_dm();
-  Vec eta_global, eta_local;
+  BorrowedVec eta_global, eta_local;
   WriteArray eta_out;
-  PetscCall(DMGetGlobalVector(cell_dm, &eta_global));
+  PetscCall(eta_global.get_global(cell_dm));
   PetscCall(eta_out.get_global(cell_dm, eta_global));
   const IndexBox owned = grid.owned_cells();
   for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
@@ -169,10 +169,10 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
       }
     }
   PetscCall(eta_out.restore());
-  PetscCall(DMGetLocalVector(cell_dm, &eta_local));
+  PetscCall(eta_local.get_local(cell_dm));
   PetscCall(DMGlobalToLocalBegin(cell_dm, eta_global, INSERT_VALUES, eta_local));
   PetscCall(DMGlobalToLocalEnd(cell_dm, eta_global, INSERT_VALUES, eta_local));
-  PetscCall(DMRestoreGlobalVector(cell_dm, &eta_global));
+  PetscCall(eta_global.give_back());
   ReadArray eta_array;
   PetscCall(eta_array.get_local(cell_dm, eta_local));
   const ConstArrayView& eta = eta_array.view();
@@ -272,8 +272,6 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
       });
     }
   }
-  PetscCall(eta_array.restore());
-  PetscCall(DMRestoreLocalVector(cell_dm, &eta_local));
   PetscFunctionReturn(0);
 }
 
