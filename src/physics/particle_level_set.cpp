@@ -22,34 +22,21 @@ constexpr double kMostRadius = 0.5;
 constexpr double kLeastLevel = 0.1;
 
 /// The marker particles' fields for the duration of a loop over them, by column.
-class ParticleArrays {
-public:
+struct ParticleArrays : SwarmFields {
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    PetscCall(fields_.open(swarm, kParticleTable));
-    count = fields_.count;
-    position = fields_.real(kParticlePosition);
-    sign = fields_.real(kParticleSign);
-    radius = fields_.real(kParticleRadius);
-    id = fields_.int64(kParticleId);
-    rank = fields_.rank;
-    PetscFunctionReturn(0);
-  }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    PetscCall(fields_.close());
+    PetscCall(SwarmFields::open(swarm, kParticleTable));
+    position = real(kParticlePosition);
+    sign = real(kParticleSign);
+    radius = real(kParticleRadius);
+    id = int64(kParticleId);
     PetscFunctionReturn(0);
   }
 
-  PetscInt count = 0;
   double* position = nullptr;  // 3 per particle
   double* sign = nullptr;
   double* radius = nullptr;
   std::int64_t* id = nullptr;
-  PetscInt* rank = nullptr;
-
-private:
-  SwarmFields fields_;
 };
 
 /// phi's local (ghosted) values, sampled linearly at canonical points.

@@ -13,38 +13,25 @@ namespace sf {
 namespace {
 
 /// The spray's fields for the duration of a loop over its particles, by column.
-class SprayArrays {
-public:
+struct SprayArrays : SwarmFields {
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    PetscCall(fields_.open(swarm, kSprayTable));
-    count = fields_.count;
-    position = fields_.real(kSprayPosition);
-    velocity = fields_.real(kSprayVelocity);
-    radius = fields_.real(kSprayRadius);
-    life = fields_.real(kSprayLife);
-    kind = fields_.real(kSprayKind);
-    id = fields_.int64(kSprayId);
-    rank = fields_.rank;
-    PetscFunctionReturn(0);
-  }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    PetscCall(fields_.close());
+    PetscCall(SwarmFields::open(swarm, kSprayTable));
+    position = real(kSprayPosition);
+    velocity = real(kSprayVelocity);
+    radius = real(kSprayRadius);
+    life = real(kSprayLife);
+    kind = real(kSprayKind);
+    id = int64(kSprayId);
     PetscFunctionReturn(0);
   }
 
-  PetscInt count = 0;
   double* position = nullptr;  // 3 per particle
   double* velocity = nullptr;  // 3 per particle
   double* radius = nullptr;
   double* life = nullptr;
   double* kind = nullptr;
   std::int64_t* id = nullptr;
-  PetscInt* rank = nullptr;
-
-private:
-  SwarmFields fields_;
 };
 
 constexpr double kSpray = 0.0, kFoam = 1.0;
