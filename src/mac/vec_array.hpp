@@ -8,6 +8,9 @@
 //   PetscCall(s.get_global(scalar));        // the global vector, indexed over the owned box
 //   for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { s(i, j, k) = u(i, j, k, 1); });
 //
+// get(vec) holds any vector's array for flat access (operator[], data) where no DMDA indexing
+// applies. BorrowedVec, at the end, does the same for the work vectors a DM lends from its pool.
+//
 // Read and write access are two types (VecArray<Access::Read>, VecArray<Access::Write>): a
 // ReadArray hands out const values only, so a loop cannot write through a vector it was given
 // to read, and PETSc's read lock on the vector stays honest.
@@ -23,8 +26,8 @@
 // error code for PetscCall.
 //
 // Cost. A VecArray is an ArrayView (grid.hpp) plus the vector it came from: operator() is the
-// view's own inlined offset arithmetic, with no virtual call and no branch, so a loop compiles to
-// the code the bare view gave.
+// view's own inlined offset arithmetic, with no virtual call and no branch, so an access costs
+// what it cost through the bare view.
 #pragma once
 
 #include <petscdm.h>
