@@ -50,39 +50,37 @@ const char* const kChannel = "input";
 // The same data without the ghost layer, for data extracts (see Channel below).
 const char* const kOwnedChannel = "owned";
 // With a liquid's spray: the spray and foam particles (PVTrivialProducer(registrationName=
-// "particles")), points with their kind, radius and velocity.
+// "particles")), points with the columns of kSprayTable marked in situ (velocity, radius, kind).
 const char* const kParticleChannel = "particles";
 
-/// This rank's spray and foam as points (one vertex each) with point data: kind (0 spray,
-/// 1 foam), radius, velocity.
-vtkSmartPointer<vtkPolyData> particle_points(const SprayRecords& spray) {
-  const vtkIdType count = static_cast<vtkIdType>(spray.size());
+/// This rank's particles of a swarm as points (one vertex each, placed by the first column, the
+/// position) with a point array per other column of its table marked in situ (the spray's
+/// velocity, radius and kind: 0 spray, 1 foam).
+vtkSmartPointer<vtkPolyData> particle_points(const SwarmRecords& records) {
+  const vtkIdType count = static_cast<vtkIdType>(records.size());
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(count);
   vtkNew<vtkCellArray> vertices;
-  vtkNew<vtkDoubleArray> kind, radius, velocity;
-  kind->SetName("kind");
-  radius->SetName("radius");
-  velocity->SetName("velocity");
-  velocity->SetNumberOfComponents(3);
-  kind->SetNumberOfTuples(count);
-  radius->SetNumberOfTuples(count);
-  velocity->SetNumberOfTuples(count);
   for (vtkIdType n = 0; n < count; ++n) {
-    const size_t at = static_cast<size_t>(n);
-    points->SetPoint(n, &spray.position[3 * at]);
+    points->SetPoint(n, &records[0][3 * static_cast<size_t>(n)]);
     vertices->InsertNextCell(1, &n);
-    kind->SetValue(n, spray.kind[at]);
-    radius->SetValue(n, spray.radius[at]);
-    velocity->SetTuple(n, &spray.velocity[3 * at]);
   }
   auto data = vtkSmartPointer<vtkPolyData>::New();
   data->SetPoints(points);
   data->SetVerts(vertices);
-  data->GetPointData()->AddArray(kind);
-  data->GetPointData()->AddArray(radius);
-  data->GetPointData()->AddArray(velocity);
+  const SwarmTable& table = records.table();
+  for (size_t c = 1; c < table.count; ++c) {
+    if (!table[c].in_situ) continue;
+    vtkNew<vtkDoubleArray> array;
+    array->SetName(table[c].name);
+    array->SetNumberOfComponents(table[c].width);
+    array->SetNumberOfTuples(count);
+    const size_t width = static_cast<size_t>(table[c].width);
+    for (vtkIdType n = 0; n < count; ++n)
+      array->SetTuple(n, &records[c][width * static_cast<size_t>(n)]);
+    data->GetPointData()->AddArray(array);
+  }
   return data;
 }
 
@@ -507,7 +505,7 @@ PetscErrorCode CatalystAdaptor::execute(const InSituState& state) {
       vtkCPInputDataDescription* input = m.description->GetInputDescriptionByName(channel->name);
       if (!input->GetGrid()) continue;
       input->SetGrid(nullptr);
-      PetscCall(channel->release(state));
+      PetscCall(channel->release());
     }
   }
   m.last_step = state.step;

@@ -99,17 +99,17 @@ PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
   const auto hand_over = [&](Vec global, Vec local, vtkDoubleArray* array) -> PetscErrorCode {
     PetscFunctionBeginUser;
     if (shares_vectors) {
-      const PetscScalar* data;
-      PetscCall(VecGetArrayRead(global, &data));
-      array->SetArray(const_cast<PetscScalar*>(data), static_cast<vtkIdType>(box.count()), 1);
+      // Read-only, as before the arrays were shared: the scripts read the fields. The last
+      // argument tells VTK not to free the memory.
+      shared.emplace_back();
+      PetscCall(shared.back().get(global));
+      array->SetArray(const_cast<PetscScalar*>(shared.back().data),
+                      static_cast<vtkIdType>(box.count()), 1);
     } else {
-      const PetscScalar* data;
-      ArrayView view;
-      PetscCall(VecGetArrayRead(local, &data));
-      PetscCall(g.local_view(g.cell_dm(), const_cast<PetscScalar*>(data), &view));
+      ReadArray view;
+      PetscCall(view.get_local(g.cell_dm(), local));
       double* out = array->GetPointer(0);
       for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) { *out++ = view(i, j, k); });
-      PetscCall(VecRestoreArrayRead(local, &data));
     }
     array->Modified();
     PetscFunctionReturn(0);
@@ -127,15 +127,10 @@ PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Channel::release(const InSituState& state) {
+PetscErrorCode Channel::release() {
   PetscFunctionBeginUser;
-  if (!shares_vectors) PetscFunctionReturn(0);
-  for (size_t s = 0; s < scalars.size(); ++s) {
-    const PetscScalar* data = scalars[s]->GetPointer(0);
-    PetscCall(VecRestoreArrayRead((*state.scalars)[s].global(), &data));
-  }
-  const PetscScalar* data = pressure->GetPointer(0);
-  PetscCall(VecRestoreArrayRead(state.pressure, &data));
+  for (ReadArray& array : shared) PetscCall(array.restore());
+  shared.clear();
   PetscFunctionReturn(0);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "in_situ.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -27,6 +28,7 @@ struct Channel {
   const SolidMask* solids = nullptr;
   int solids_version = -1;  // the mask `solid` holds (moving obstacles change it)
   OwnedVec pressure_local;  // the pressure with its ghosts, when they are needed
+  std::vector<ReadArray> shared;  // the arrays VTK reads in place, from fill() to release()
 
   /// `scalar_names`: the cell fields after the velocity, in the order of InSituState::scalars
   /// (the job's scalars, then a liquid's level set).
@@ -35,7 +37,8 @@ struct Channel {
   PetscErrorCode fill(const Grid& grid, const InSituState& state);
   /// Copies the mask into `solid`.
   void fill_solid();
-  PetscErrorCode release(const InSituState& state);
+  /// Gives back the arrays fill() handed to VTK in place.
+  PetscErrorCode release();
 };
 
 }  // namespace sf

@@ -16,6 +16,7 @@
 #include "checksum.hpp"
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -164,13 +165,12 @@ PetscErrorCode write_fields(CollectiveFile& out, hid_t parent, const Grid& grid,
   for (const Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
-    const PetscScalar* data;
-    PetscCall(VecGetArrayRead(vec, &data));
+    ReadArray data;
+    PetscCall(data.get(vec));
     std::uint32_t crc = 0;
-    PetscCall(distributed_crc32(comm, cell_slab(grid), data, &crc));
-    ok = write_dataset(parent, name, cell_slab(grid), data, transfer, error) && ok;
+    PetscCall(distributed_crc32(comm, cell_slab(grid), data.data, &crc));
+    ok = write_dataset(parent, name, cell_slab(grid), data.data, transfer, error) && ok;
     ok = write_checksum(parent, name, crc, error) && ok;
-    PetscCall(VecRestoreArrayRead(vec, &data));
   }
   out.record(ok);
   out.record_close(faces.close());
@@ -199,37 +199,13 @@ PetscErrorCode write_rows(CollectiveFile& out, const Grid& grid, const char* nam
   PetscFunctionReturn(0);
 }
 
-/// The marker particles (/particles, see checkpoint.hpp). Collective.
-PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
-                               const ParticleRecords& particles) {
-  const size_t n = particles.size();
-  std::vector<double> rows(kParticleColumns * n);
-  for (size_t p = 0; p < n; ++p) {
-    double* row = &rows[kParticleColumns * p];
-    for (int a = 0; a < 3; ++a) row[a] = particles.position[3 * p + a];
-    row[3] = particles.sign[p];
-    row[4] = particles.radius[p];
-    row[5] = static_cast<double>(particles.id[p]);
-  }
-  return write_rows(out, grid, "particles", kParticleColumns, &rows, n);
-}
-
-/// The spray and foam (/spray, see checkpoint.hpp). Collective.
-PetscErrorCode write_spray(CollectiveFile& out, const Grid& grid, const SprayRecords& spray) {
-  const size_t n = spray.size();
-  std::vector<double> rows(kSprayColumns * n);
-  for (size_t p = 0; p < n; ++p) {
-    double* row = &rows[kSprayColumns * p];
-    for (int a = 0; a < 3; ++a) {
-      row[a] = spray.position[3 * p + a];
-      row[3 + a] = spray.velocity[3 * p + a];
-    }
-    row[6] = spray.radius[p];
-    row[7] = spray.life[p];
-    row[8] = spray.kind[p];
-    row[9] = static_cast<double>(spray.id[p]);  // below 2^53 (spray.hpp): exact
-  }
-  return write_rows(out, grid, "spray", kSprayColumns, &rows, n);
+/// A swarm's particles as the dataset /<table name> (the marker particles' /particles, the
+/// spray's /spray; see checkpoint.hpp): a row per particle, every column of its table.
+/// Collective.
+PetscErrorCode write_swarm(CollectiveFile& out, const Grid& grid, const SwarmRecords& records) {
+  std::vector<double> rows = records.rows();
+  return write_rows(out, grid, records.table().name, records.table().row_width(), &rows,
+                    records.size());
 }
 
 }  // namespace
@@ -298,21 +274,18 @@ PetscErrorCode Checkpointer::write(const Field& velocity, const std::vector<Fiel
 
   CollectiveFile out(grid.comm(), path, "checkpoint");
   double bytes = checkpoint_bytes(grid, *job_, scalars.size());
-  if (particles) {
-    unsigned long long local = particles->size(), total = 0;
+  const SwarmRecords* swarms[] = {particles, spray};
+  for (const SwarmRecords* swarm : swarms) {
+    if (!swarm) continue;
+    unsigned long long local = swarm->size(), total = 0;
     PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, grid.comm()));
-    bytes += static_cast<double>(total * kParticleColumns * sizeof(double));
-  }
-  if (spray) {
-    unsigned long long local = spray->size(), total = 0;
-    PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, grid.comm()));
-    bytes += static_cast<double>(total * kSprayColumns * sizeof(double));
+    bytes += static_cast<double>(total * swarm->table().row_width() * sizeof(double));
   }
   PetscCall(out.create(bytes));
   PetscCall(write_run_state(out, grid, *job_, state, provenance));
   PetscCall(write_fields(out, out.id(), grid, velocity, scalars, pressure));
-  if (particles) PetscCall(write_particles(out, grid, *particles));
-  if (spray) PetscCall(write_spray(out, grid, *spray));
+  for (const SwarmRecords* swarm : swarms)
+    if (swarm) PetscCall(write_swarm(out, grid, *swarm));
   if (history && history->dt > 0.0) {
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));

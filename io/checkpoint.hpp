@@ -14,14 +14,16 @@
 //   /previous_step/face_velocity/x|y|z, /previous_step/<scalar>, /previous_step/dt
 //                                              the step before (time.scheme: bdf2 only)
 //   /particles                                 a liquid's marker particles: one row of 6
-//                                              doubles each, x y z sign radius id (the id is an
-//                                              integer below 2^53, exact as a double), the
+//                                              doubles each, x y z sign radius id (the columns
+//                                              of kParticleTable, particle_records.hpp; the id
+//                                              is an integer below 2^53, exact as a double), the
 //                                              ranks' rows one after another; read back in
 //                                              even shares and handed to the ranks that own
 //                                              them, so on any decomposition
 //   /spray                                     a liquid's spray and foam (liquid.spray): one
 //                                              row of 10 doubles each, x y z, vx vy vz, radius,
-//                                              life, kind (0 spray, 1 foam), id (below 2^53), as
+//                                              life, kind (0 spray, 1 foam), id (below 2^53:
+//                                              kSprayTable's columns), as
 //                                              /particles
 //   /floating_bodies                           the floating bodies' state, 18 doubles each
 //                                              (FloatingBodies::state())

@@ -28,6 +28,7 @@
 #include "checksum.hpp"
 #include "error_codes.hpp"
 #include "hdf5_util.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -321,11 +322,9 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, const std::string& pref
   PetscCall(agree_on_problem(comm, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
   {
-    PetscScalar* data;
-    ArrayView u;
+    WriteArray u;
     PetscCall(VecSet(velocity.global(), 0.0));
-    PetscCall(VecGetArray(velocity.global(), &data));
-    PetscCall(grid.global_view(velocity.dm(), data, &u));
+    PetscCall(u.get_global(velocity));
     // Each component's faces are read packed into one buffer (8 bytes per cell) and spread
     // from there into the interleaved vector.
     std::vector<double> packed(packing_size(grid));
@@ -336,17 +335,16 @@ PetscErrorCode read_fields(const Grid& grid, hid_t file, const std::string& pref
       for_each_index(grid.owned_faces(c),
                      [&](PetscInt i, PetscInt j, PetscInt k) { u(i, j, k, c) = packed[n++]; });
     }
-    PetscCall(VecRestoreArray(velocity.global(), &data));
   }
   std::vector<std::pair<std::string, Vec>> cell_fields;
   for (Field& s : scalars) cell_fields.emplace_back(s.name(), s.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [name, vec] : cell_fields) {
     if (!problem->empty()) break;
-    PetscScalar* data;
-    PetscCall(VecGetArray(vec, &data));
-    PetscCall(read_verified(comm, file, prefix + name, cell_slab(grid), data, transfer, problem));
-    PetscCall(VecRestoreArray(vec, &data));
+    WriteArray data;
+    PetscCall(data.get(vec));
+    PetscCall(
+        read_verified(comm, file, prefix + name, cell_slab(grid), data.data, transfer, problem));
   }
   PetscFunctionReturn(0);
 }
@@ -440,49 +438,18 @@ PetscErrorCode read_rows(const Grid& grid, hid_t file, const char* name, hsize_t
   PetscFunctionReturn(0);
 }
 
-/// This rank's even share of the marker particles (/particles, see checkpoint.hpp). Collective.
-PetscErrorCode read_particles(const Grid& grid, hid_t file, ParticleRecords* particles,
-                              std::string* problem) {
+/// This rank's even share of a swarm's particles (/particles, /spray: the dataset of the
+/// records' table, see checkpoint.hpp); `missing` says why the dataset should be there.
+/// Collective.
+PetscErrorCode read_swarm(const Grid& grid, hid_t file, const char* missing,
+                          SwarmRecords* records, std::string* problem) {
   PetscFunctionBeginUser;
   std::vector<double> rows;
   size_t n = 0;
-  PetscCall(read_rows(grid, file, "particles", kParticleColumns,
-                      "the job's liquid has marker particles: liquid.particles.per_cell: 0 "
-                      "restarts without them",
+  PetscCall(read_rows(grid, file, records->table().name, records->table().row_width(), missing,
                       &rows, &n, problem));
   if (!problem->empty()) PetscFunctionReturn(0);
-  particles->resize(n);
-  for (size_t p = 0; p < n; ++p) {
-    const double* row = &rows[kParticleColumns * p];
-    for (int a = 0; a < 3; ++a) particles->position[3 * p + a] = row[a];
-    particles->sign[p] = row[3];
-    particles->radius[p] = row[4];
-    particles->id[p] = static_cast<std::int64_t>(row[5]);
-  }
-  PetscFunctionReturn(0);
-}
-
-/// This rank's even share of the spray and foam (/spray, see checkpoint.hpp). Collective.
-PetscErrorCode read_spray(const Grid& grid, hid_t file, SprayRecords* spray,
-                          std::string* problem) {
-  PetscFunctionBeginUser;
-  std::vector<double> rows;
-  size_t n = 0;
-  PetscCall(read_rows(grid, file, "spray", kSprayColumns, "the job's liquid has spray", &rows,
-                      &n, problem));
-  if (!problem->empty()) PetscFunctionReturn(0);
-  spray->resize(n);
-  for (size_t p = 0; p < n; ++p) {
-    const double* row = &rows[kSprayColumns * p];
-    for (int a = 0; a < 3; ++a) {
-      spray->position[3 * p + a] = row[a];
-      spray->velocity[3 * p + a] = row[3 + a];
-    }
-    spray->radius[p] = row[6];
-    spray->life[p] = row[7];
-    spray->kind[p] = row[8];
-    spray->id[p] = static_cast<std::int64_t>(row[9]);
-  }
+  records->set_rows(rows, n);
   PetscFunctionReturn(0);
 }
 
@@ -565,8 +532,13 @@ PetscErrorCode Checkpointer::try_read(const std::string& path, Field& velocity,
 
   PetscCall(read_fields(*grid_, file, "", velocity, scalars, pressure, problem));
   if (history && problem->empty()) PetscCall(read_history(*grid_, file, *state, history, problem));
-  if (particles && problem->empty()) PetscCall(read_particles(*grid_, file, particles, problem));
-  if (spray && problem->empty()) PetscCall(read_spray(*grid_, file, spray, problem));
+  if (particles && problem->empty())
+    PetscCall(read_swarm(*grid_, file,
+                         "the job's liquid has marker particles: liquid.particles.per_cell: 0 "
+                         "restarts without them",
+                         particles, problem));
+  if (spray && problem->empty())
+    PetscCall(read_swarm(*grid_, file, "the job's liquid has spray", spray, problem));
   PetscFunctionReturn(0);
 }
 

@@ -14,6 +14,7 @@
 #include "collective_file.hpp"
 #include "hdf5_util.hpp"
 #include "heaviside.hpp"
+#include "vec_array.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -174,10 +175,9 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
   for (const Field& scalar : scalars) cell_fields.emplace_back(scalar.name(), scalar.global());
   if (pressure) cell_fields.emplace_back("pressure", pressure);
   for (const auto& [field_name, vec] : cell_fields) {
-    const PetscScalar* data;
-    PetscCall(VecGetArrayRead(vec, &data));
-    ok = write_dataset(file, field_name, cell_slab(grid), data, transfer, error) && ok;
-    PetscCall(VecRestoreArrayRead(vec, &data));
+    ReadArray data;
+    PetscCall(data.get(vec));
+    ok = write_dataset(file, field_name, cell_slab(grid), data.data, transfer, error) && ok;
   }
   // The solid mask, a byte per cell x fastest, in the first eighth of the buffer.
   auto* solid = reinterpret_cast<std::uint8_t*>(buffer.data());
@@ -189,15 +189,15 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
   if (liquid) {
     double h = grid.spacing(0);
     for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
-    const PetscScalar* phi;
-    PetscCall(VecGetArrayRead(scalars.back().global(), &phi));
+    ReadArray phi;
+    PetscCall(phi.get(scalars.back().global()));
     // An obstacle holds none (its phi continues the liquid beside it; level_set.hpp).
     size_t c = 0;
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
       buffer[c] = solids.solid(i, j, k) ? 0.0 : liquid_fraction(phi[c], h);
       ++c;
     });
-    PetscCall(VecRestoreArrayRead(scalars.back().global(), &phi));
+    PetscCall(phi.restore());
     ok = write_dataset(file, "liquid_fraction", cell_slab(grid), buffer.data(), transfer, error) &&
          ok;
     ok = describe_dataset(file, "liquid_fraction",
@@ -274,8 +274,9 @@ PetscErrorCode write_face_datasets(CollectiveFile& out, const Grid& grid, const 
   PetscFunctionReturn(0);
 }
 
-/// The marker particles under /particles: position (N x 3), sign and radius (N), this rank's
-/// rows after those of the ranks before it. *total gets N. Collective.
+/// The marker particles under /particles, a dataset per column of their table written to
+/// frames (position N x 3, sign and radius N), this rank's rows after those of the ranks before
+/// it. *total gets N. Collective.
 PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
                                const ParticleRecords& particles, long* total) {
   PetscFunctionBeginUser;
@@ -291,34 +292,31 @@ PetscErrorCode write_particles(CollectiveFile& out, const Grid& grid,
   H5Id group(H5Gcreate2(out.id(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
   bool ok = group.valid();
   if (!ok) *error = "group particles: " + hdf5_error_message();
-  Slab points;
-  points.global = {all, 3};
-  points.offset = {offset, 0};
-  points.count = {local, 3};
-  Slab values;
-  values.global = {all};
-  values.offset = {offset};
-  values.count = {local};
   const double none = 0.0;  // never a null buffer, even with no particles here
-  auto data = [&](const std::vector<double>& v) { return v.empty() ? &none : v.data(); };
-  ok = write_dataset(group, "position", points, data(particles.position), out.transfer(),
-                     error) && ok;
-  ok = write_dataset(group, "sign", values, data(particles.sign), out.transfer(), error) && ok;
-  ok = write_dataset(group, "radius", values, data(particles.radius), out.transfer(), error) &&
-       ok;
-  ok = describe_dataset(group, "position",
-                        {"particle", "particle, component", "length",
-                         "marker particles of the particle level set (Enright et al. 2002)",
-                         "x, y, z"},
-                        error) && ok;
-  ok = describe_dataset(group, "sign",
-                        {"particle", "particle", "none",
-                         "the side a particle tracks: -1 liquid, +1 air", ""},
-                        error) && ok;
-  ok = describe_dataset(group, "radius",
-                        {"particle", "particle", "length",
-                         "the particle's radius, between 0.1 and 0.5 cells", ""},
-                        error) && ok;
+  const SwarmTable& table = particles.table();
+  for (size_t c = 0; c < table.count; ++c) {
+    if (!table[c].in_frames) continue;
+    const auto width = static_cast<hsize_t>(table[c].width);
+    Slab slab;  // N values, or N x width
+    slab.global = {all};
+    slab.offset = {offset};
+    slab.count = {local};
+    if (width > 1) {
+      slab.global.push_back(width);
+      slab.offset.push_back(0);
+      slab.count.push_back(width);
+    }
+    const std::vector<double>& values = particles[c];
+    ok = write_dataset(group, table[c].name, slab, values.empty() ? &none : values.data(),
+                       out.transfer(), error) && ok;
+  }
+  for (const SwarmColumn& column : table) {
+    if (!column.in_frames) continue;
+    ok = describe_dataset(group, column.name,
+                          {"particle", column.width > 1 ? "particle, component" : "particle",
+                           column.units, column.description, column.width > 1 ? "x, y, z" : ""},
+                          error) && ok;
+  }
   out.record(ok);
   out.record_close(group.close());
   PetscFunctionReturn(0);
@@ -398,7 +396,10 @@ PetscErrorCode FrameWriter::write(const Field& velocity, const std::vector<Field
   if (particles) {
     unsigned long long local = particles->size(), total = 0;
     PetscCallMPI(MPI_Allreduce(&local, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
-    bytes += 5.0 * 8.0 * static_cast<double>(total);  // position (3), sign, radius
+    double values = 0.0;  // per particle: position (3), sign, radius
+    for (const SwarmColumn& column : particles->table())
+      if (column.in_frames) values += column.width;
+    bytes += values * 8.0 * static_cast<double>(total);
   }
   PetscCall(out.create(bytes));
   write_frame_header(out, grid, *job_, provenance, rank == 0, frame, step, time);

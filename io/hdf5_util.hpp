@@ -21,6 +21,7 @@
 #include "build_info.hpp"
 #include "field.hpp"
 #include "grid.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -100,16 +101,9 @@ inline Slab face_slab(const Grid& grid, int c) {
   return make_slab(grid.dim(), grid.owned_faces(c), extent, 1);
 }
 
-/// Columns of a checkpoint's /particles rows: x y z sign radius id.
-inline constexpr hsize_t kParticleColumns = 6;
-
-/// Rows [first, first + count) of a /particles dataset of `total` rows.
-/// The columns of a checkpoint's spray and foam (/spray): position (3), velocity (3), radius,
-/// life, kind, id.
-inline constexpr hsize_t kSprayColumns = 10;
-
-inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count,
-                          hsize_t columns = kParticleColumns) {
+/// Rows [first, first + count) of a particle dataset of `total` rows of `columns` values (a
+/// swarm's checkpoint rows, particle_records.hpp).
+inline Slab particle_slab(hsize_t total, hsize_t first, hsize_t count, hsize_t columns) {
   Slab slab;
   slab.global = {total, columns};
   slab.offset = {first, 0};
@@ -135,17 +129,14 @@ PetscErrorCode with_packed_faces(const Grid& grid, const Field& velocity,
   PetscFunctionBeginUser;
   PetscCheck(buffer.size() >= packing_size(grid), grid.comm(), PETSC_ERR_ARG_SIZ,
              "the packing buffer is smaller than this rank's largest box of faces");
-  const PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.global(), &data));
-  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  ReadArray u;
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < grid.dim(); ++c) {
     double* packed = buffer.data();
     for_each_index(grid.owned_faces(c),
                    [&](PetscInt i, PetscInt j, PetscInt k) { *packed++ = u(i, j, k, c); });
     PetscCall(use(c, static_cast<const double*>(buffer.data())));
   }
-  PetscCall(VecRestoreArrayRead(velocity.global(), &data));
   PetscFunctionReturn(0);
 }
 

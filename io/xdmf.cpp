@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "particle_records.hpp"
+
 namespace sf {
 
 namespace {
@@ -100,13 +102,20 @@ std::string render_particles_xdmf(const std::vector<XdmfFrame>& frames) {
            "Dimensions=\""
         << n << " 3\">" << frame.file << ":/particles/position</DataItem>\n"
         << "        </Geometry>\n";
-    for (const char* attribute : {"sign", "radius"})
-      out << "        <Attribute Name=\"" << attribute
-          << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+    // The other columns a frame holds, as point attributes (the first, the position, placed
+    // the points).
+    for (size_t c = 1; c < kParticleTable.count; ++c) {
+      const SwarmColumn& column = kParticleTable[c];
+      if (!column.in_frames) continue;
+      const bool vector = column.width > 1;
+      out << "        <Attribute Name=\"" << column.name << "\" AttributeType=\""
+          << (vector ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
           << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"8\" "
              "Dimensions=\""
-          << n << "\">" << frame.file << ":/particles/" << attribute << "</DataItem>\n"
+          << n << (vector ? " " + std::to_string(column.width) : "") << "\">" << frame.file
+          << ":/particles/" << column.name << "</DataItem>\n"
           << "        </Attribute>\n";
+    }
     out << "      </Grid>\n";
   }
   return close_series(out);

@@ -37,8 +37,8 @@ std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& 
                         const std::vector<XdmfFrame>& frames);
 
 /// The marker particles of the frames that have any, as XDMF 3 text: a temporal collection of
-/// Polyvertex grids (XYZ points from /particles/position) with the particles' sign and radius
-/// as point attributes.
+/// Polyvertex grids (XYZ points from /particles/position) with the other columns frames hold
+/// (kParticleTable: the particles' sign and radius) as point attributes.
 std::string render_particles_xdmf(const std::vector<XdmfFrame>& frames);
 
 }  // namespace sf

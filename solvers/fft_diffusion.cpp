@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "health.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -47,14 +48,13 @@ PetscErrorCode FftDiffusion::diffuse(Field& field, double coefficient, double dt
   PetscCheck(field.dm() == grid.face_dm(), grid.comm(), PETSC_ERR_ARG_WRONG,
              "FFT diffusion of '%s', which is on neither the cell nor the face DM of the grid",
              field.name().c_str());
-  Vec component;
-  PetscCall(DMGetGlobalVector(grid.cell_dm(), &component));
+  BorrowedVec component;
+  PetscCall(component.get_global(grid.cell_dm()));
   for (int c = 0; c < field.components(); ++c) {
     PetscCall(VecStrideGather(field.global(), c, component, INSERT_VALUES));
     PetscCall(fft_.solve_helmholtz(component, alpha));
     PetscCall(VecStrideScatter(component, c, field.global(), INSERT_VALUES));
   }
-  PetscCall(DMRestoreGlobalVector(grid.cell_dm(), &component));
   PetscFunctionReturn(0);
 }
 

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 PeriodicFft::~PeriodicFft() {
@@ -137,10 +139,9 @@ PetscErrorCode PeriodicFft::setup(const Grid& grid, const char* prefix) {
                             PETSC_USE_POINTER, from_is.replace()));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(to.size()), to.data(),
                             PETSC_USE_POINTER, to_is.replace()));
-  Vec cells;
-  PetscCall(DMGetGlobalVector(dm, &cells));
+  BorrowedVec cells;
+  PetscCall(cells.get_global(dm));
   PetscCall(VecScatterCreate(cells, from_is, slab_, to_is, scatter_.replace()));
-  PetscCall(DMRestoreGlobalVector(dm, &cells));
   PetscFunctionReturn(0);
 }
 
@@ -150,10 +151,10 @@ PetscErrorCode PeriodicFft::apply(Vec q, const Multiplier& multiplier) {
   PetscCheck(forward_, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PeriodicFft::setup() was not called");
   PetscCall(VecScatterBegin(scatter_, q, slab_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(scatter_, q, slab_, INSERT_VALUES, SCATTER_FORWARD));
-  // The transforms write the slab's memory: between VecGetArray and VecRestoreArray, so that
-  // PETSc knows the Vec changed (its array is buffer_ itself, nothing is copied).
-  PetscScalar* slab_data = nullptr;
-  PetscCall(VecGetArray(slab_, &slab_data));
+  // The transforms write the slab's memory while its array is held for writing, so that PETSc
+  // knows the Vec changed when it is given back (its array is buffer_ itself, nothing is copied).
+  WriteArray slab;
+  PetscCall(slab.get(slab_));
   fftw_execute(forward_);
   // FFTW's transforms are unnormalised: the round trip multiplies by the number of cells.
   const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
@@ -177,7 +178,7 @@ PetscErrorCode PeriodicFft::apply(Vec q, const Multiplier& multiplier) {
     }
   }
   fftw_execute(backward_);
-  PetscCall(VecRestoreArray(slab_, &slab_data));
+  PetscCall(slab.restore());
   PetscCall(VecScatterBegin(scatter_, slab_, q, INSERT_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(scatter_, slab_, q, INSERT_VALUES, SCATTER_REVERSE));
   PetscFunctionReturn(0);

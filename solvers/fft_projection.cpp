@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "health.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -45,18 +46,15 @@ PetscErrorCode FftProjection::project(Field& velocity, double dt, ProjectionStat
   std::array<double, 3> inv_h{1.0, 1.0, 1.0};
   for (int a = 0; a < grid.dim(); ++a) inv_h[a] = 1.0 / grid.spacing(a);
   const double inv_dt = 1.0 / dt;
-  const PetscScalar* u_data;
-  PetscScalar* b_data;
-  ArrayView u, b;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArray(pressure_, &b_data));
-  PetscCall(grid.global_view(grid.cell_dm(), b_data, &b));
+  ReadArray u;
+  WriteArray b;
+  PetscCall(u.get_local(velocity));
+  PetscCall(b.get_global(grid.cell_dm(), pressure_));
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     b(i, j, k) = cell_divergence(u, inv_h, grid.dim(), i, j, k) * inv_dt;
   });
-  PetscCall(VecRestoreArray(pressure_, &b_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(b.restore());
+  PetscCall(u.restore());
   // A NaN or Inf would spread through the transform to every cell of the box; stop with the
   // place it came from instead. The 2-norm, because a sum carries a NaN through the reduction
   // over ranks, where the maximum of NORM_INFINITY may drop it (NaN > x is false).
@@ -82,17 +80,14 @@ PetscErrorCode FftProjection::subtract_gradient(Field& velocity, double dt) {
   const Grid& grid = *grid_;
   DM dm = grid.cell_dm();
   // Borrowed from the DM's pool: allocated once, then reused every step.
-  Vec pressure_local;
-  PetscCall(DMGetLocalVector(dm, &pressure_local));
+  BorrowedVec pressure_local;
+  PetscCall(pressure_local.get_local(dm));
   PetscCall(DMGlobalToLocalBegin(dm, pressure_, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure_, INSERT_VALUES, pressure_local));
-  const PetscScalar* p_data;
-  PetscScalar* u_data;
-  ArrayView p, u;
-  PetscCall(VecGetArrayRead(pressure_local, &p_data));
-  PetscCall(grid.local_view(dm, const_cast<PetscScalar*>(p_data), &p));
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+  ReadArray p;
+  WriteArray u;
+  PetscCall(p.get_local(dm, pressure_local));
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < grid.dim(); ++c) {
     const double scale = dt / grid.spacing(c);
     const PetscInt di = c == 0, dj = c == 1, dk = c == 2;
@@ -100,9 +95,6 @@ PetscErrorCode FftProjection::subtract_gradient(Field& velocity, double dt) {
       u(i, j, k, c) -= scale * (p(i, j, k) - p(i - di, j - dj, k - dk));
     });
   }
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
-  PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
-  PetscCall(DMRestoreLocalVector(dm, &pressure_local));
   PetscFunctionReturn(0);
 }
 
@@ -120,12 +112,11 @@ PetscErrorCode FftProjection::project_increment(Field& velocity, double dt,
   // p^n waits in a pooled vector while the solve finds the increment phi in pressure_; the
   // gradient subtracted is that of phi alone, then p^{n+1} = p^n + phi.
   DM dm = grid_->cell_dm();
-  Vec base;
-  PetscCall(DMGetGlobalVector(dm, &base));
+  BorrowedVec base;
+  PetscCall(base.get_global(dm));
   PetscCall(VecCopy(pressure_, base));
   PetscCall(project(velocity, dt, stats));
   PetscCall(VecAXPY(pressure_, 1.0, base));
-  PetscCall(DMRestoreGlobalVector(dm, &base));
   PetscFunctionReturn(0);
 }
 

@@ -10,6 +10,7 @@
 
 #include "health.hpp"
 #include "krylov_setup.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -75,7 +76,7 @@ struct FreeSurfaceProjection::Impl {
   OwnedMat coupled;  // the shell A + V_cell G^T M^-1 G
 
   /// The bodies' rows and masses from the liquid and the mask as they are now. Collective.
-  PetscErrorCode build_coupling(const ArrayView& level);
+  PetscErrorCode build_coupling(const ConstArrayView& level);
   /// Per body, V_cell G x (kDofs numbers each): the generalised force of a pressure x.
   /// Collective.
   PetscErrorCode body_forces(Vec x, std::vector<double>* forces) const;
@@ -88,17 +89,17 @@ struct FreeSurfaceProjection::Impl {
   /// of the domain, which is then open to air (p = 0 on the wall's face) in the operator.
   std::vector<unsigned char> open_walls;
 
-  PetscErrorCode assemble(const ArrayView& level, PetscInt* dirichlet);
-  PetscErrorCode compute_rhs(Field& velocity, const ArrayView& level, double dt);
-  PetscErrorCode subtract_gradient(Field& velocity, const ArrayView& level, double dt);
+  PetscErrorCode assemble(const ConstArrayView& level, PetscInt* dirichlet);
+  PetscErrorCode compute_rhs(Field& velocity, const ConstArrayView& level, double dt);
+  PetscErrorCode subtract_gradient(Field& velocity, const ConstArrayView& level, double dt);
   /// Without air and open faces (`dirichlet` == 0) the pressure is fixed up to a constant over
   /// the liquid: that is the operator's null space, removed from the right-hand side.
-  PetscErrorCode set_null_space(const ArrayView& level, PetscInt dirichlet);
+  PetscErrorCode set_null_space(const ConstArrayView& level, PetscInt dirichlet);
   /// True if the liquid touches air or an outflow face anywhere: only then may it leave a wall.
-  PetscErrorCode has_free_surface(const ArrayView& level, bool* result) const;
+  PetscErrorCode has_free_surface(const ConstArrayView& level, bool* result) const;
   /// The walls the liquid left in the last step: those whose face velocity (what the last
   /// projection stored there) points away from the wall, next to a liquid cell.
-  PetscErrorCode open_walls_from_velocity(const ArrayView& level, Field& velocity);
+  PetscErrorCode open_walls_from_velocity(const ConstArrayView& level, Field& velocity);
   /// Sets the velocity on every wall face from `open_walls`, as the projection's u*: an open
   /// wall carries the velocity of its cell's other face along the axis (the liquid's, continued
   /// to the wall: a slab falling from a ceiling stays in free fall), a closed one 0.
@@ -107,7 +108,7 @@ struct FreeSurfaceProjection::Impl {
   /// it is in tension (SolidMask::separates; only if `may_open`), an open one closes where the
   /// velocity it would get, w = u* - dt dp/dn, points into the wall. Counts the changes over all
   /// ranks.
-  PetscErrorCode update_open_walls(const ArrayView& level, Field& velocity, double dt,
+  PetscErrorCode update_open_walls(const ConstArrayView& level, Field& velocity, double dt,
                                    bool may_open, PetscInt* changed);
   /// Calls f(i, j, k, a, side, wall face, other face) for every wall of every owned cell next
   /// to one; the faces as index triples of component a.
@@ -115,7 +116,7 @@ struct FreeSurfaceProjection::Impl {
   void for_each_wall(F&& f) const;
 };
 
-PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
+PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ConstArrayView& level,
                                                      PetscInt* dirichlet) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
@@ -169,19 +170,16 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ArrayView& level,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity, const ArrayView& level,
-                                                        double dt) {
+PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity,
+                                                        const ConstArrayView& level, double dt) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   std::array<double, 3> inv_h{1.0, 1.0, 1.0};
   for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
-  const PetscScalar* u_data;
-  PetscScalar* b_data;
-  ArrayView u, b;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArray(rhs, &b_data));
-  PetscCall(g.global_view(dm, b_data, &b));
+  ReadArray u;
+  WriteArray b;
+  PetscCall(u.get_local(velocity));
+  PetscCall(b.get_global(dm, rhs));
   const IndexBox owned = g.owned_cells();
   for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!solids->liquid(level, i, j, k)) {
@@ -208,24 +206,20 @@ PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity, const A
         }
       }
   });
-  PetscCall(VecRestoreArray(rhs, &b_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
-                                                              const ArrayView& level, double dt) {
+                                                              const ConstArrayView& level,
+                                                              double dt) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
-  const PetscScalar* p_data;
-  PetscScalar* u_data;
-  ArrayView p, u;
-  PetscCall(VecGetArrayRead(pressure_local, &p_data));
-  PetscCall(g.local_view(dm, const_cast<PetscScalar*>(p_data), &p));
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  ReadArray p;
+  WriteArray u;
+  PetscCall(p.get_local(dm, pressure_local));
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < g.dim(); ++c) {
     const double h = g.spacing(c);
     for_each_index(g.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -263,40 +257,36 @@ PetscErrorCode FreeSurfaceProjection::Impl::subtract_gradient(Field& velocity,
     // Points away from the wall: the active set ended with no open wall that would close.
     u(wall[0], wall[1], wall[2], a) -= dt * gradient;
   });
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
-  PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::set_null_space(const ArrayView& level,
+PetscErrorCode FreeSurfaceProjection::Impl::set_null_space(const ConstArrayView& level,
                                                            PetscInt dirichlet) {
   PetscFunctionBeginUser;
   null_space.reset();
   PetscCall(MatSetNullSpace(matrix, nullptr));
   if (dirichlet != 0) PetscFunctionReturn(0);
   const Grid& g = *grid;
-  Vec constant;
-  PetscCall(DMGetGlobalVector(dm, &constant));
-  PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArray(constant, &data));
-  PetscCall(g.global_view(dm, data, &view));
+  BorrowedVec constant;
+  PetscCall(constant.get_global(dm));
+  WriteArray view;
+  PetscCall(view.get_global(dm, constant));
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     view(i, j, k) = solids->liquid(level, i, j, k) ? 1.0 : 0.0;
   });
-  PetscCall(VecRestoreArray(constant, &data));
+  PetscCall(view.restore());
   PetscReal norm = 0.0;
   PetscCall(VecNormalize(constant, &norm));
   if (norm > 0.0) {
-    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &constant, null_space.replace()));
+    const Vec basis = constant;  // MatNullSpaceCreate takes an array of vectors
+    PetscCall(MatNullSpaceCreate(g.comm(), PETSC_FALSE, 1, &basis, null_space.replace()));
     PetscCall(MatSetNullSpace(matrix, null_space));
     PetscCall(MatNullSpaceRemove(null_space, rhs));
   }
-  PetscCall(DMRestoreGlobalVector(dm, &constant));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::has_free_surface(const ArrayView& level,
+PetscErrorCode FreeSurfaceProjection::Impl::has_free_surface(const ConstArrayView& level,
                                                               bool* result) const {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
@@ -336,23 +326,20 @@ void FreeSurfaceProjection::Impl::for_each_wall(F&& f) const {
   });
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::open_walls_from_velocity(const ArrayView& level,
+PetscErrorCode FreeSurfaceProjection::Impl::open_walls_from_velocity(const ConstArrayView& level,
                                                                      Field& velocity) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const IndexBox owned = g.owned_cells();
   std::fill(open_walls.begin(), open_walls.end(), 0);
-  const PetscScalar* u_data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
-  PetscCall(g.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  ReadArray u;
+  PetscCall(u.get_global(velocity));
   for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
                     const PetscInt*) {
     const double w = u(wall[0], wall[1], wall[2], a);
     if (solids->liquid(level, i, j, k) && (side == 0 ? w > 0.0 : w < 0.0))
       open_walls[box_offset(owned, i, j, k)] |= static_cast<unsigned char>(1u << (2 * a + side));
   });
-  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
   PetscFunctionReturn(0);
 }
 
@@ -360,31 +347,25 @@ PetscErrorCode FreeSurfaceProjection::Impl::set_wall_velocity(Field& velocity) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const IndexBox owned = g.owned_cells();
-  PetscScalar* u_data;
-  ArrayView u;
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  WriteArray u;
+  PetscCall(u.get_global(velocity));
   for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt* wall,
                     const PetscInt* other) {
     const bool open = open_walls[box_offset(owned, i, j, k)] >> (2 * a + side) & 1u;
     u(wall[0], wall[1], wall[2], a) = open ? u(other[0], other[1], other[2], a) : 0.0;
   });
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& level,
+PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ConstArrayView& level,
                                                               Field& velocity, double dt,
                                                               bool may_open, PetscInt* changed) {
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   const IndexBox owned = g.owned_cells();
-  const PetscScalar *p_data, *u_data;
-  ArrayView p, u;
-  PetscCall(VecGetArrayRead(pressure, &p_data));
-  PetscCall(g.global_view(dm, const_cast<PetscScalar*>(p_data), &p));
-  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
-  PetscCall(g.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  ReadArray p, u;
+  PetscCall(p.get_global(dm, pressure));
+  PetscCall(u.get_global(velocity));
   PetscInt local = 0;
   for_each_wall([&](PetscInt i, PetscInt j, PetscInt k, int a, int side, const PetscInt*,
                     const PetscInt* other) {
@@ -410,13 +391,13 @@ PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ArrayView& l
     if (open != static_cast<bool>(bits & bit)) ++local;
     bits = static_cast<unsigned char>(open ? bits | bit : bits & ~bit);
   });
-  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
-  PetscCall(VecRestoreArrayRead(pressure, &p_data));
+  PetscCall(u.restore());
+  PetscCall(p.restore());
   PetscCallMPI(MPI_Allreduce(&local, changed, 1, MPIU_INT, MPI_SUM, g.comm()));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::build_coupling(const ArrayView& level) {
+PetscErrorCode FreeSurfaceProjection::Impl::build_coupling(const ConstArrayView& level) {
   PetscFunctionBeginUser;
   constexpr int kDofs = FloatingBodies::kDofs;
   const Grid& g = *grid;
@@ -497,12 +478,12 @@ PetscErrorCode FreeSurfaceProjection::Impl::body_forces(Vec x, std::vector<doubl
   constexpr int kDofs = FloatingBodies::kDofs;
   std::vector<double> local(bodies->bodies().size() * kDofs, 0.0);
   forces->assign(local.size(), 0.0);
-  const PetscScalar* values;
-  PetscCall(VecGetArrayRead(x, &values));
+  ReadArray values;
+  PetscCall(values.get(x));
   for (const BodyRow& row : body_rows)
     for (int d = 0; d < kDofs; ++d)
       local[row.body * kDofs + d] += cell_volume * row.g[d] * values[row.offset];
-  PetscCall(VecRestoreArrayRead(x, &values));
+  PetscCall(values.restore());
   PetscCallMPI(MPI_Allreduce(local.data(), forces->data(), static_cast<int>(local.size()),
                              MPI_DOUBLE, MPI_SUM, grid->comm()));
   PetscFunctionReturn(0);
@@ -523,14 +504,13 @@ PetscErrorCode FreeSurfaceProjection::Impl::coupled_product(Mat shell, Vec x, Ve
       for (int e = 0; e < kDofs; ++e)
         motion[b * kDofs + d] +=
             s->inverse_mass[b * kDofs * kDofs + d * kDofs + e] * forces[b * kDofs + e];
-  PetscScalar* values;
-  PetscCall(VecGetArray(y, &values));
+  WriteArray values;
+  PetscCall(values.get(y));
   for (const BodyRow& row : s->body_rows) {
     double sum = 0.0;
     for (int d = 0; d < kDofs; ++d) sum += row.g[d] * motion[row.body * kDofs + d];
     values[row.offset] += sum;
   }
-  PetscCall(VecRestoreArray(y, &values));
   PetscFunctionReturn(0);
 }
 
@@ -622,10 +602,8 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   const Grid& grid = *s.grid;
   PetscCall(velocity.fill_ghosts());
   PetscCall(s.phi->fill_ghosts());
-  const PetscScalar* phi_data;
-  ArrayView level;
-  PetscCall(VecGetArrayRead(s.phi->local(), &phi_data));
-  PetscCall(grid.local_view(s.phi->dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray level;
+  PetscCall(level.get_local(*s.phi));
 
   // The walls the liquid leaves are an active set (see update_open_walls()): start from those
   // it was leaving after the last step, solve, update them from the new pressure, and solve
@@ -686,7 +664,6 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   stats->iterations = iterations;
   stats->residual_norm = outcome.residual_norm;
   PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, &level));
-  PetscCall(VecRestoreArrayRead(s.phi->local(), &phi_data));
   PetscFunctionReturn(0);
 }
 

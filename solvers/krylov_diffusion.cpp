@@ -48,6 +48,7 @@
 
 #include "health.hpp"
 #include "krylov_setup.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -281,15 +282,12 @@ PetscErrorCode KrylovDiffusion::Impl::create(Location& location, int stagger) {
 
 PetscErrorCode KrylovDiffusion::Impl::classify(Location& location) {
   PetscFunctionBeginUser;
-  const Grid& g = *grid;
   const int stagger = location.stagger;
   OwnedVec owned, ghosted;
   PetscCall(DMCreateGlobalVector(location.dm, owned.replace()));
   PetscCall(DMCreateLocalVector(location.dm, ghosted.replace()));
-  PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArray(owned, &data));
-  PetscCall(g.global_view(location.dm, data, &view));
+  WriteArray view;
+  PetscCall(view.get_global(location.dm, owned));
   for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     std::uint8_t kind = kFree;
     if (stagger < 0) {
@@ -312,18 +310,17 @@ PetscErrorCode KrylovDiffusion::Impl::classify(Location& location) {
     }
     view(i, j, k) = kind;
   });
-  PetscCall(VecRestoreArray(owned, &data));
+  PetscCall(view.restore());
   PetscCall(DMGlobalToLocalBegin(location.dm, owned, INSERT_VALUES, ghosted));
   PetscCall(DMGlobalToLocalEnd(location.dm, owned, INSERT_VALUES, ghosted));
-  const PetscScalar* local;
-  PetscCall(VecGetArrayRead(ghosted, &local));
-  PetscCall(g.local_view(location.dm, const_cast<PetscScalar*>(local), &view));
-  location.kinds.start = view.start;
-  location.kinds.width = view.width;
-  location.kinds.data.resize(static_cast<size_t>(view.width[0] * view.width[1] * view.width[2]));
+  ReadArray local;
+  PetscCall(local.get_local(location.dm, ghosted));
+  location.kinds.start = local.start;
+  location.kinds.width = local.width;
+  location.kinds.data.resize(
+      static_cast<size_t>(local.width[0] * local.width[1] * local.width[2]));
   for (size_t n = 0; n < location.kinds.data.size(); ++n)
     location.kinds.data[n] = static_cast<std::uint8_t>(local[n]);
-  PetscCall(VecRestoreArrayRead(ghosted, &local));
   PetscFunctionReturn(0);
 }
 
@@ -470,18 +467,12 @@ PetscErrorCode KrylovDiffusion::Impl::update_operator(Location& location, const 
 PetscErrorCode KrylovDiffusion::Impl::fill_system(Location& location, const RowContext& ctx,
                                                   Field& field) {
   PetscFunctionBeginUser;
-  const Grid& g = *grid;
-  const PetscScalar* q_local;
-  PetscScalar *q_global, *x_data, *b_data;
-  ArrayView ql, qg, x, b;
-  PetscCall(VecGetArrayRead(field.local(), &q_local));
-  PetscCall(g.local_view(field.dm(), const_cast<PetscScalar*>(q_local), &ql));
-  PetscCall(VecGetArray(field.global(), &q_global));
-  PetscCall(g.global_view(field.dm(), q_global, &qg));
-  PetscCall(VecGetArray(location.solution, &x_data));
-  PetscCall(g.global_view(location.dm, x_data, &x));
-  PetscCall(VecGetArray(location.rhs, &b_data));
-  PetscCall(g.global_view(location.dm, b_data, &b));
+  ReadArray ql;
+  WriteArray qg, x, b;
+  PetscCall(ql.get_local(field));
+  PetscCall(qg.get_global(field));
+  PetscCall(x.get_global(location.dm, location.solution));
+  PetscCall(b.get_global(location.dm, location.rhs));
   const int c = ctx.component;
   for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     const Index s{i, j, k};
@@ -505,31 +496,21 @@ PetscErrorCode KrylovDiffusion::Impl::fill_system(Location& location, const RowC
     });
     b(i, j, k) = ctx.row_scale(s) * rhs;
   });
-  PetscCall(VecRestoreArray(location.rhs, &b_data));
-  PetscCall(VecRestoreArray(location.solution, &x_data));
-  PetscCall(VecRestoreArray(field.global(), &q_global));
-  PetscCall(VecRestoreArrayRead(field.local(), &q_local));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode KrylovDiffusion::Impl::take_solution(Location& location, const RowContext& ctx,
                                                     Field& field) {
   PetscFunctionBeginUser;
-  const Grid& g = *grid;
   const int c = ctx.component;
   // Only the free samples take the solution: prescribed values stay bit for bit.
-  PetscScalar* q_global;
-  const PetscScalar* solved;
-  ArrayView qg, x;
-  PetscCall(VecGetArray(field.global(), &q_global));
-  PetscCall(g.global_view(field.dm(), q_global, &qg));
-  PetscCall(VecGetArrayRead(location.solution, &solved));
-  PetscCall(g.global_view(location.dm, const_cast<PetscScalar*>(solved), &x));
+  ReadArray x;
+  WriteArray qg;
+  PetscCall(qg.get_global(field));
+  PetscCall(x.get_global(location.dm, location.solution));
   for_each_index(location.owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!ctx.prescribed(Index{i, j, k})) qg(i, j, k, c) = x(i, j, k);
   });
-  PetscCall(VecRestoreArrayRead(location.solution, &solved));
-  PetscCall(VecRestoreArray(field.global(), &q_global));
   PetscFunctionReturn(0);
 }
 

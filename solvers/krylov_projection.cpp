@@ -44,6 +44,7 @@
 #include "health.hpp"
 #include "krylov_setup.hpp"
 #include "poisson_multigrid.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -141,14 +142,14 @@ PetscErrorCode KrylovProjection::Impl::divergence_reached(KSP solver, PetscInt, 
 // through one scratch vector from the DM's pool.
 PetscErrorCode KrylovProjection::Impl::max_residual(KSP solver, double* result) {
   PetscFunctionBeginUser;
-  Vec x = nullptr, ax = nullptr;
+  Vec x = nullptr;
+  BorrowedVec ax;
   PetscCall(KSPBuildSolution(solver, nullptr, &x));
-  PetscCall(DMGetGlobalVector(dm, &ax));
+  PetscCall(ax.get_global(dm));
   PetscCall(MatMult(matrix, x, ax));
   PetscCall(VecAYPX(ax, -1.0, rhs));
   PetscReal largest = 0.0;
   PetscCall(VecNorm(ax, NORM_INFINITY, &largest));
-  PetscCall(DMRestoreGlobalVector(dm, &ax));
   *result = static_cast<double>(largest);
   PetscFunctionReturn(0);
 }
@@ -339,14 +340,12 @@ PetscErrorCode KrylovProjection::Impl::attach_null_space(PetscInt dirichlet_face
     // The pressure level is free: constant over the coupled cells, zero on the decoupled rows.
     OwnedVec constant;
     PetscCall(VecDuplicate(pressure, constant.replace()));
-    PetscScalar* data;
-    ArrayView v;
-    PetscCall(VecGetArray(constant, &data));
-    PetscCall(g.global_view(dm, data, &v));
+    WriteArray v;
+    PetscCall(v.get_global(dm, constant));
     for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
       v(i, j, k) = coupled(i, j, k) ? 1.0 : 0.0;
     });
-    PetscCall(VecRestoreArray(constant, &data));
+    PetscCall(v.restore());
     PetscReal norm = 0.0;
     PetscCall(VecNormalize(constant, &norm));
     PetscCheck(norm > 0.0, g.comm(), PETSC_ERR_ARG_WRONG,
@@ -372,19 +371,12 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
   for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
   const double inv_dt = 1.0 / dt;
 
-  const PetscScalar* u_data;
-  PetscScalar* b_data;
-  ArrayView u, b;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(g.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArray(rhs, &b_data));
-  PetscCall(g.global_view(dm, b_data, &b));
-  const PetscScalar* d_data = nullptr;
-  ArrayView d;
-  if (source) {
-    PetscCall(VecGetArrayRead(source, &d_data));
-    PetscCall(g.global_view(g.cell_dm(), const_cast<PetscScalar*>(d_data), &d));
-  }
+  ReadArray u;
+  WriteArray b;
+  PetscCall(u.get_local(velocity));
+  PetscCall(b.get_global(dm, rhs));
+  ReadArray d;
+  if (source) PetscCall(d.get_global(g.cell_dm(), source));
   double local_scale = 0.0;
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!coupled(i, j, k)) {
@@ -392,16 +384,16 @@ PetscErrorCode KrylovProjection::Impl::compute_rhs(Field& velocity, double dt,
       return;
     }
     b(i, j, k) = -open_divergence(u, *solids, inv_h, g.dim(), i, j, k) * inv_dt;
-    if (d_data) b(i, j, k) += d(i, j, k) * inv_dt;
+    if (d) b(i, j, k) += d(i, j, k) * inv_dt;
     double flux = (std::abs(u(i + 1, j, k, 0)) + std::abs(u(i, j, k, 0))) * inv_h[0] +
                   (std::abs(u(i, j + 1, k, 1)) + std::abs(u(i, j, k, 1))) * inv_h[1];
     if (g.dim() == 3) flux += (std::abs(u(i, j, k + 1, 2)) + std::abs(u(i, j, k, 2))) * inv_h[2];
-    if (d_data) flux += std::abs(d(i, j, k));
+    if (d) flux += std::abs(d(i, j, k));
     local_scale += flux * flux * inv_dt * inv_dt;
   });
-  if (d_data) PetscCall(VecRestoreArrayRead(source, &d_data));
-  PetscCall(VecRestoreArray(rhs, &b_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(d.restore());
+  PetscCall(b.restore());
+  PetscCall(u.restore());
   PetscCallMPI(MPI_Allreduce(&local_scale, flux_scale, 1, MPI_DOUBLE, MPI_SUM, g.comm()));
   *flux_scale = std::sqrt(*flux_scale);
   // The net flux through the prescribed faces is not exactly zero in general (inflow without an
@@ -414,17 +406,14 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
   PetscFunctionBeginUser;
   const Grid& g = *grid;
   // Borrowed from the DM's pool, which the matrix-free operator's exchanges share.
-  Vec pressure_local;
-  PetscCall(DMGetLocalVector(dm, &pressure_local));
+  BorrowedVec pressure_local;
+  PetscCall(pressure_local.get_local(dm));
   PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
   PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
-  const PetscScalar* p_data;
-  PetscScalar* u_data;
-  ArrayView p, u;
-  PetscCall(VecGetArrayRead(pressure_local, &p_data));
-  PetscCall(g.local_view(dm, const_cast<PetscScalar*>(p_data), &p));
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(g.global_view(velocity.dm(), u_data, &u));
+  ReadArray p;
+  WriteArray u;
+  PetscCall(p.get_local(dm, pressure_local));
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < g.dim(); ++c) {
     const double scale = dt / g.spacing(c);
     const PetscInt n = g.cells(c);
@@ -448,9 +437,6 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
       u(i, j, k, c) -= scale * (p_above - p_below);
     });
   }
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
-  PetscCall(VecRestoreArrayRead(pressure_local, &p_data));
-  PetscCall(DMRestoreLocalVector(dm, &pressure_local));
   PetscFunctionReturn(0);
 }
 
@@ -492,14 +478,13 @@ PetscErrorCode KrylovProjection::project_increment(Field& velocity, double dt,
   // p^n waits in a pooled vector while the solve's unknown is the increment. The increment
   // starts from zero: it is O(dt) of the pressure, and the last one is no better a guess once
   // dt changes. No warm start also means nothing beyond p for a checkpoint to keep.
-  Vec base;
-  PetscCall(DMGetGlobalVector(s.dm, &base));
+  BorrowedVec base;
+  PetscCall(base.get_global(s.dm));
   PetscCall(VecCopy(s.pressure, base));
   PetscCall(VecSet(s.pressure, 0.0));
   s.last_dt = 0.0;
   PetscCall(project(velocity, dt, stats));
   PetscCall(VecAXPY(s.pressure, 1.0, base));
-  PetscCall(DMRestoreGlobalVector(s.dm, &base));
   PetscFunctionReturn(0);
 }
 

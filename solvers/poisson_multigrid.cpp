@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "poisson_multigrid_levels.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -218,12 +219,12 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
   // Fills `owned` with f(i, j, k) on the owned cells and exchanges it into `local`.
   auto exchange = [&](auto&& f) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    PetscScalar* data;
-    PetscCall(VecGetArray(owned, &data));
+    WriteArray data;
+    PetscCall(data.get(owned));
     for_each_owned(c, [&](size_t, size_t m, PetscInt i, PetscInt j, PetscInt k) {
       data[m] = f(i, j, k);
     });
-    PetscCall(VecRestoreArray(owned, &data));
+    PetscCall(data.restore());
     PetscCall(VecZeroEntries(local));
     PetscCall(DMGlobalToLocalBegin(box, owned, INSERT_VALUES, local));
     PetscCall(DMGlobalToLocalEnd(box, owned, INSERT_VALUES, local));
@@ -231,10 +232,10 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
   };
   for (int a = 0; a < dim; ++a) {
     PetscCall(exchange([&](PetscInt i, PetscInt j, PetscInt k) { return covered(i, j, k, a); }));
-    const PetscScalar* ghosted;
-    PetscCall(VecGetArrayRead(local, &ghosted));
-    coarse->weight[a].assign(ghosted, ghosted + c.ghosted.count());
-    PetscCall(VecRestoreArrayRead(local, &ghosted));
+    ReadArray ghosted;
+    PetscCall(ghosted.get(local));
+    coarse->weight[a].assign(ghosted.data, ghosted.data + c.ghosted.count());
+    PetscCall(ghosted.restore());
     if (c.periodic[a]) continue;
     // The upper domain face of the last cells: no rank owns the cell beyond it, so its owner is
     // taken to be the cell below, and its neighbours' values arrive with the same exchange.
@@ -246,7 +247,7 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
       return covered(index[0], index[1], index[2], a);
     }));
     if (c.ghosted.hi[a] <= last + 1) continue;  // no top row here
-    PetscCall(VecGetArrayRead(local, &ghosted));
+    PetscCall(ghosted.get(local));
     IndexBox top = c.ghosted;
     top.lo[a] = last;
     top.hi[a] = last + 1;
@@ -254,7 +255,6 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
       const size_t below = c.local(i, j, k);
       coarse->weight[a][below + static_cast<size_t>(c.stride[a])] = ghosted[below];
     });
-    PetscCall(VecRestoreArrayRead(local, &ghosted));
   }
   PetscFunctionReturn(0);
 }
@@ -270,8 +270,8 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coupled(Level* level, bool with_g
   level->coupled.assign(static_cast<size_t>(l.ghosted.count()), 0);
   OwnedVec owned, local;
   if (with_ghosts) PetscCall(DMCreateGlobalVector(level->transfer_dm, owned.replace()));
-  PetscScalar* data = nullptr;
-  if (with_ghosts) PetscCall(VecGetArray(owned, &data));
+  WriteArray data;
+  if (with_ghosts) PetscCall(data.get(owned));
   dispatch(*level, [&](auto dim, const auto& w) {
     for_each_owned(l, [&](size_t n, size_t m, PetscInt, PetscInt, PetscInt) {
       double sum = 0.0;
@@ -281,14 +281,13 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coupled(Level* level, bool with_g
     });
   });
   if (!with_ghosts) PetscFunctionReturn(0);
-  PetscCall(VecRestoreArray(owned, &data));
+  PetscCall(data.restore());
   PetscCall(DMCreateLocalVector(level->transfer_dm, local.replace()));
   PetscCall(DMGlobalToLocalBegin(level->transfer_dm, owned, INSERT_VALUES, local));
   PetscCall(DMGlobalToLocalEnd(level->transfer_dm, owned, INSERT_VALUES, local));
-  const PetscScalar* ghosted;
-  PetscCall(VecGetArrayRead(local, &ghosted));
+  ReadArray ghosted;
+  PetscCall(ghosted.get(local));
   for (size_t n = 0; n < level->coupled.size(); ++n) level->coupled[n] = ghosted[n] > 0.5;
-  PetscCall(VecRestoreArrayRead(local, &ghosted));
   PetscFunctionReturn(0);
 }
 

@@ -2,6 +2,7 @@
 // diagonal, red-black Gauss-Seidel, transfers), called by PETSc through the shells
 // (the method: poisson_multigrid.hpp).
 #include "poisson_multigrid_levels.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -17,8 +18,8 @@ PetscErrorCode PoissonMultigrid::Impl::apply(Mat A, Vec x, Vec y) {
   const Level& l = ref->impl->levels[static_cast<size_t>(ref->level)];
   GhostedCopy xl;
   PetscCall(xl.open(l.dm, l.layout, x));
-  PetscScalar* out;
-  PetscCall(VecGetArray(y, &out));
+  WriteArray out;
+  PetscCall(out.get(y));
   const double* in = xl.data();
   dispatch(l, [&](auto dim, const auto& w) {
     for_each_owned(l.layout, [&](size_t n, size_t m, PetscInt, PetscInt, PetscInt) {
@@ -27,7 +28,7 @@ PetscErrorCode PoissonMultigrid::Impl::apply(Mat A, Vec x, Vec y) {
       out[m] = (sum > 0.0 ? sum : l.decoupled_diagonal) * in[n] - neighbours;
     });
   });
-  PetscCall(VecRestoreArray(y, &out));
+  PetscCall(out.restore());
   PetscCall(xl.close());
   PetscCall(PetscLogFlops(10.0 * l.layout.owned.count()));
   PetscFunctionReturn(0);
@@ -38,12 +39,11 @@ PetscErrorCode PoissonMultigrid::Impl::diagonal(Mat A, Vec d) {
   LevelRef* ref;
   PetscCall(MatShellGetContext(A, &ref));
   const Level& l = ref->impl->levels[static_cast<size_t>(ref->level)];
-  PetscScalar* out;
-  PetscCall(VecGetArray(d, &out));
+  WriteArray out;
+  PetscCall(out.get(d));
   for_each_owned(l.layout, [&](size_t, size_t m, PetscInt i, PetscInt j, PetscInt k) {
     out[m] = ref->impl->row_diagonal(l, i, j, k);
   });
-  PetscCall(VecRestoreArray(d, &out));
   PetscFunctionReturn(0);
 }
 
@@ -57,15 +57,15 @@ PetscErrorCode PoissonMultigrid::Impl::sweeps(int level, int first_colour, Vec b
   PetscFunctionBeginUser;
   const Level& l = levels[static_cast<size_t>(level)];
   const Layout& layout = l.layout;
-  const PetscScalar* rhs;
-  PetscCall(VecGetArrayRead(b, &rhs));
+  ReadArray rhs;
+  PetscCall(rhs.get(b));
   for (PetscInt sweep = 0; sweep < count; ++sweep) {
     for (int half = 0; half < 2; ++half) {
       const int colour = (first_colour + half) % 2;
-      PetscScalar* out;
+      WriteArray out;
       if (zero_guess && sweep == 0 && half == 0) {
         // From x = 0 the neighbours contribute nothing: p = b / diagonal, and 0 elsewhere.
-        PetscCall(VecGetArray(x, &out));
+        PetscCall(out.get(x));
         dispatch(l, [&](auto dim, const auto& w) {
           for_each_owned(layout, [&](size_t n, size_t m, PetscInt i, PetscInt j, PetscInt k) {
             if (((i + j + k) & 1) != colour) {
@@ -78,13 +78,13 @@ PetscErrorCode PoissonMultigrid::Impl::sweeps(int level, int first_colour, Vec b
             out[m] = rhs[m] / (sum > 0.0 ? sum : l.decoupled_diagonal);
           });
         });
-        PetscCall(VecRestoreArray(x, &out));
+        PetscCall(out.restore());
         continue;
       }
       GhostedCopy xl;
       PetscCall(xl.open(l.dm, layout, x));
       const double* in = xl.data();
-      PetscCall(VecGetArray(x, &out));
+      PetscCall(out.get(x));
       dispatch(l, [&](auto dim, const auto& w) {
         const IndexBox& box = layout.owned;
         for (PetscInt k = box.lo[2]; k < box.hi[2]; ++k)
@@ -98,11 +98,11 @@ PetscErrorCode PoissonMultigrid::Impl::sweeps(int level, int first_colour, Vec b
             }
           }
       });
-      PetscCall(VecRestoreArray(x, &out));
+      PetscCall(out.restore());
       PetscCall(xl.close());
     }
   }
-  PetscCall(VecRestoreArrayRead(b, &rhs));
+  PetscCall(rhs.restore());
   PetscCall(PetscLogFlops(12.0 * count * layout.owned.count()));
   PetscFunctionReturn(0);
 }
@@ -136,23 +136,24 @@ namespace {
 /// not nested with the other level's.
 template <typename Level>
 PetscErrorCode transfer_source(const Level& l, Vec v, bool ghosted, GhostedCopy* copy,
-                               const PetscScalar** data, IndexBox* box) {
+                               ReadArray* owned, const PetscScalar** data, IndexBox* box) {
   PetscFunctionBeginUser;
   if (ghosted) {
     PetscCall(copy->open(l.transfer_dm, l.layout, v));
     *data = copy->data();
     *box = l.layout.ghosted;
   } else {
-    PetscCall(VecGetArrayRead(v, data));
+    PetscCall(owned->get(v));
+    *data = owned->data;
     *box = l.layout.owned;
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode transfer_done(Vec v, bool ghosted, GhostedCopy* copy, const PetscScalar** data) {
+PetscErrorCode transfer_done(bool ghosted, GhostedCopy* copy, ReadArray* owned) {
   PetscFunctionBeginUser;
   if (ghosted) PetscCall(copy->close());
-  else PetscCall(VecRestoreArrayRead(v, data));
+  else PetscCall(owned->restore());
   PetscFunctionReturn(0);
 }
 
@@ -173,13 +174,14 @@ PetscErrorCode PoissonMultigrid::Impl::transfer(Mat P, Vec in, Vec add, Vec out,
   const Level& to = interpolating ? f : c;
   if (add && add != out) PetscCall(VecCopy(add, out));
   GhostedCopy copy;
-  const PetscScalar* source;
+  ReadArray owned;
+  const PetscScalar* source = nullptr;
   IndexBox box;
-  PetscCall(transfer_source(from, in, c.transfer_exchanges, &copy, &source, &box));
+  PetscCall(transfer_source(from, in, c.transfer_exchanges, &copy, &owned, &source, &box));
   const CellReader read(source, box);
   const bool three_d = c.layout.dim == 3;
-  PetscScalar* target;
-  PetscCall(VecGetArray(out, &target));
+  WriteArray target;
+  PetscCall(target.get(out));
   for_each_owned(to.layout, [&](size_t n, size_t m, PetscInt i, PetscInt j, PetscInt k) {
     double value = 0.0;
     if (interpolating) {
@@ -194,8 +196,8 @@ PetscErrorCode PoissonMultigrid::Impl::transfer(Mat P, Vec in, Vec add, Vec out,
     }
     target[m] = add ? target[m] + value : value;
   });
-  PetscCall(VecRestoreArray(out, &target));
-  PetscCall(transfer_done(in, c.transfer_exchanges, &copy, &source));
+  PetscCall(target.restore());
+  PetscCall(transfer_done(c.transfer_exchanges, &copy, &owned));
   PetscFunctionReturn(0);
 }
 

@@ -13,6 +13,7 @@
 
 #include "krylov_setup.hpp"
 #include "poisson_multigrid.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 namespace mg {
@@ -154,26 +155,24 @@ class GhostedCopy {
 public:
   PetscErrorCode open(DM dm, const Layout& layout, Vec global) {
     PetscFunctionBeginUser;
-    dm_ = dm;
-    PetscCall(DMGetLocalVector(dm, &local_));
+    PetscCall(local_.get_local(dm));
     PetscCall(DMGlobalToLocalBegin(dm, global, INSERT_VALUES, local_));
     PetscCall(DMGlobalToLocalEnd(dm, global, INSERT_VALUES, local_));
-    PetscCall(VecGetArray(local_, &data_));
-    fill_boundary_ghosts(layout, data_);
+    PetscCall(array_.get(local_));
+    fill_boundary_ghosts(layout, array_.data);
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(VecRestoreArray(local_, &data_));
-    PetscCall(DMRestoreLocalVector(dm_, &local_));
+    PetscCall(array_.restore());
+    PetscCall(local_.give_back());
     PetscFunctionReturn(0);
   }
-  const PetscScalar* data() const { return data_; }
+  const PetscScalar* data() const { return array_.data; }
 
 private:
-  DM dm_ = nullptr;
-  Vec local_ = nullptr;
-  PetscScalar* data_ = nullptr;
+  BorrowedVec local_;
+  WriteArray array_;  // declared after local_: restored before local_ is given back
 };
 
 }  // namespace mg

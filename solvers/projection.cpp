@@ -8,6 +8,7 @@
 #include "fft_projection.hpp"
 #include "free_surface_projection.hpp"
 #include "krylov_projection.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -38,7 +39,7 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
 
 
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
-                              const ArrayView* level_set, Vec source) {
+                              const ConstArrayView* level_set, Vec source) {
   PetscFunctionBeginUser;
   const Grid& grid = velocity.grid();
   PetscCheck(velocity.dm() == grid.face_dm() && velocity.components() == grid.dim(),
@@ -46,25 +47,19 @@ PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* 
   PetscCall(velocity.fill_ghosts());
   std::array<double, 3> inv_h{1.0, 1.0, 1.0};
   for (int a = 0; a < grid.dim(); ++a) inv_h[a] = 1.0 / grid.spacing(a);
-  const PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.local(), &data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
-  const PetscScalar* d_data = nullptr;
-  ArrayView d;
-  if (source) {
-    PetscCall(VecGetArrayRead(source, &d_data));
-    PetscCall(grid.global_view(grid.cell_dm(), const_cast<PetscScalar*>(d_data), &d));
-  }
+  ReadArray u;
+  PetscCall(u.get_local(velocity));
+  ReadArray d;
+  if (source) PetscCall(d.get_global(grid.cell_dm(), source));
   double local_max = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (level_set ? !solids.liquid(*level_set, i, j, k) : solids.solid(i, j, k)) return;
-    const double target = d_data ? d(i, j, k) : 0.0;
+    const double target = d ? d(i, j, k) : 0.0;
     local_max = std::max(
         local_max, std::abs(open_divergence(u, solids, inv_h, grid.dim(), i, j, k) - target));
   });
-  if (d_data) PetscCall(VecRestoreArrayRead(source, &d_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &data));
+  PetscCall(d.restore());
+  PetscCall(u.restore());
   PetscCallMPI(MPI_Allreduce(&local_max, result, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));
   PetscFunctionReturn(0);
 }

@@ -74,8 +74,8 @@ PetscErrorCode make_projection(const Grid& grid, const SolidMask& solids,
 
 /// The discrete divergence of the face velocity `u` (a local view) in cell (i, j, k):
 /// sum_c (u_c(i + e_c) - u_c(i)) / h_c, with inv_h[c] = 1 / h_c.
-inline double cell_divergence(const ArrayView& u, const std::array<double, 3>& inv_h, int dim,
-                              PetscInt i, PetscInt j, PetscInt k) {
+inline double cell_divergence(const ConstArrayView& u, const std::array<double, 3>& inv_h,
+                              int dim, PetscInt i, PetscInt j, PetscInt k) {
   double div = (u(i + 1, j, k, 0) - u(i, j, k, 0)) * inv_h[0] +
                (u(i, j + 1, k, 1) - u(i, j, k, 1)) * inv_h[1];
   if (dim == 3) div += (u(i, j, k + 1, 2) - u(i, j, k, 2)) * inv_h[2];
@@ -85,7 +85,7 @@ inline double cell_divergence(const ArrayView& u, const std::array<double, 3>& i
 /// The divergence of the flux through the open part of the faces of cell (i, j, k),
 /// sum_c (F u_c(i + e_c) - F u_c(i)) / h_c with F = SolidMask::face_fraction: what the projection
 /// makes zero (Batty, Bertails & Bridson 2007). cell_divergence() where no obstacle is cut.
-inline double open_divergence(const ArrayView& u, const SolidMask& solids,
+inline double open_divergence(const ConstArrayView& u, const SolidMask& solids,
                               const std::array<double, 3>& inv_h, int dim, PetscInt i, PetscInt j,
                               PetscInt k) {
   if (!solids.cut()) return cell_divergence(u, inv_h, dim, i, j, k);
@@ -104,6 +104,6 @@ inline double open_divergence(const ArrayView& u, const SolidMask& solids,
 /// `velocity` (the upper faces of a rank's last cells come from the halo, so this fills the
 /// velocity's ghosts). Collective.
 PetscErrorCode max_divergence(Field& velocity, const SolidMask& solids, double* result,
-                              const ArrayView* level_set = nullptr, Vec source = nullptr);
+                              const ConstArrayView* level_set = nullptr, Vec source = nullptr);
 
 }  // namespace sf

@@ -67,6 +67,7 @@
 
 #include "health.hpp"
 #include "krylov_setup.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -170,7 +171,7 @@ struct VariableViscosity::Impl {
 
   // What the row visitor reads during one solve.
   const Field* velocity = nullptr;
-  ArrayView u_local;
+  ReadArray u_local;
 
   std::uint8_t kind(int c, const Index& m) const {
     return kinds[static_cast<size_t>(
@@ -357,10 +358,8 @@ PetscErrorCode VariableViscosity::Impl::classify() {
   OwnedVec owned, ghosted;
   PetscCall(DMCreateGlobalVector(dm, owned.replace()));
   PetscCall(DMCreateLocalVector(dm, ghosted.replace()));
-  PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArray(owned, &data));
-  PetscCall(grid->global_view(dm, data, &view));
+  WriteArray view;
+  PetscCall(view.get_global(dm, owned));
   for_each_index(rows, [&](PetscInt i, PetscInt j, PetscInt k) {
     const Index m{i, j, k};
     for (int c = 0; c < dim; ++c) {
@@ -377,17 +376,16 @@ PetscErrorCode VariableViscosity::Impl::classify() {
       view(i, j, k, c) = kind;
     }
   });
-  PetscCall(VecRestoreArray(owned, &data));
+  PetscCall(view.restore());
   PetscCall(DMGlobalToLocalBegin(dm, owned, INSERT_VALUES, ghosted));
   PetscCall(DMGlobalToLocalEnd(dm, owned, INSERT_VALUES, ghosted));
-  const PetscScalar* local;
-  PetscCall(VecGetArrayRead(ghosted, &local));
-  PetscCall(grid->local_view(dm, const_cast<PetscScalar*>(local), &view));
-  kinds_lo = view.start;
-  kinds_width = view.width;
-  kinds.resize(static_cast<size_t>(view.width[0] * view.width[1] * view.width[2] * dim));
+  ReadArray local;
+  PetscCall(local.get_local(dm, ghosted));
+  kinds_lo = local.start;
+  kinds_width = local.width;
+  kinds.resize(static_cast<size_t>(local.width[0] * local.width[1] * local.width[2] * dim));
   for (size_t n = 0; n < kinds.size(); ++n) kinds[n] = static_cast<std::uint8_t>(local[n]);
-  PetscCall(VecRestoreArrayRead(ghosted, &local));
+  PetscCall(local.restore());
   kinds_version = solids->version();
   PetscFunctionReturn(0);
 }
@@ -407,10 +405,8 @@ PetscErrorCode VariableViscosity::Impl::evaluate_viscosity(Field& scalar, PetscB
   const size_t count = static_cast<size_t>(nu.width[0] * nu.width[1] * nu.width[2]);
   nu.data.resize(count);
   log_nu.data.resize(count);
-  const PetscScalar* data;
-  ArrayView s;
-  PetscCall(VecGetArrayRead(scalar.local(), &data));
-  PetscCall(grid->local_view(scalar.dm(), const_cast<PetscScalar*>(data), &s));
+  ReadArray s;
+  PetscCall(s.get_local(scalar));
   double least = std::numeric_limits<double>::infinity(), most = 0.0;
   size_t n = 0;
   for (PetscInt k = nu.lo[2]; k < nu.lo[2] + nu.width[2]; ++k)
@@ -423,7 +419,7 @@ PetscErrorCode VariableViscosity::Impl::evaluate_viscosity(Field& scalar, PetscB
           most = std::max(most, nu.data[n]);
         }
       }
-  PetscCall(VecRestoreArrayRead(scalar.local(), &data));
+  PetscCall(s.restore());
   PetscCallMPI(MPI_Allreduce(&least, &nu_min, 1, MPI_DOUBLE, MPI_MIN, grid->comm()));
   PetscCallMPI(MPI_Allreduce(&most, &nu_max, 1, MPI_DOUBLE, MPI_MAX, grid->comm()));
   PetscBool differs = nu.data != assembled_nu ? PETSC_TRUE : PETSC_FALSE;
@@ -527,15 +523,11 @@ void VariableViscosity::Impl::visit_stresses(int c, const Index& m, Visit&& visi
 PetscErrorCode VariableViscosity::Impl::fill(double dt, bool assemble) {
   PetscFunctionBeginUser;
   if (assemble) PetscCall(MatZeroEntries(matrix));
-  PetscScalar *x_data, *b_data;
-  const PetscScalar* u_data;
-  ArrayView x, b, ug;
-  PetscCall(VecGetArray(solution, &x_data));
-  PetscCall(grid->global_view(dm, x_data, &x));
-  PetscCall(VecGetArray(rhs, &b_data));
-  PetscCall(grid->global_view(dm, b_data, &b));
-  PetscCall(VecGetArrayRead(velocity->global(), &u_data));
-  PetscCall(grid->global_view(velocity->dm(), const_cast<PetscScalar*>(u_data), &ug));
+  ReadArray ug;
+  WriteArray x, b;
+  PetscCall(x.get_global(dm, solution));
+  PetscCall(b.get_global(dm, rhs));
+  PetscCall(ug.get_global(*velocity));
   constexpr int kMaxColumns = 32;  // 3D: 1 + 2 x 2 + 4 x 4 distinct samples at most
   MatStencil columns[kMaxColumns];
   PetscScalar values[kMaxColumns];
@@ -582,9 +574,9 @@ PetscErrorCode VariableViscosity::Impl::fill(double dt, bool assemble) {
     }
   });
   PetscCall(status);
-  PetscCall(VecRestoreArrayRead(velocity->global(), &u_data));
-  PetscCall(VecRestoreArray(rhs, &b_data));
-  PetscCall(VecRestoreArray(solution, &x_data));
+  PetscCall(ug.restore());
+  PetscCall(b.restore());
+  PetscCall(x.restore());
   if (assemble) {
     PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
@@ -596,19 +588,14 @@ PetscErrorCode VariableViscosity::Impl::fill(double dt, bool assemble) {
 PetscErrorCode VariableViscosity::Impl::take_solution(Field& field) {
   PetscFunctionBeginUser;
   // Only the free samples take the solution: prescribed values stay bit for bit.
-  PetscScalar* u_data;
-  const PetscScalar* solved;
-  ArrayView ug, x;
-  PetscCall(VecGetArray(field.global(), &u_data));
-  PetscCall(grid->global_view(field.dm(), u_data, &ug));
-  PetscCall(VecGetArrayRead(solution, &solved));
-  PetscCall(grid->global_view(dm, const_cast<PetscScalar*>(solved), &x));
+  ReadArray x;
+  WriteArray ug;
+  PetscCall(ug.get_global(field));
+  PetscCall(x.get_global(dm, solution));
   for_each_index(rows, [&](PetscInt i, PetscInt j, PetscInt k) {
     for (int c = 0; c < dim; ++c)
       if (kind(c, Index{i, j, k}) == kFree) ug(i, j, k, c) = x(i, j, k, c);
   });
-  PetscCall(VecRestoreArrayRead(solution, &solved));
-  PetscCall(VecRestoreArray(field.global(), &u_data));
   PetscFunctionReturn(0);
 }
 
@@ -657,11 +644,9 @@ PetscErrorCode VariableViscosity::diffuse(Field& velocity, Field& scalar, double
   // are read from the local vector.
   PetscCall(velocity.fill_ghosts());
   s.velocity = &velocity;
-  const PetscScalar* u_local;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_local));
-  PetscCall(s.grid->local_view(velocity.dm(), const_cast<PetscScalar*>(u_local), &s.u_local));
+  PetscCall(s.u_local.get_local(velocity));
   const PetscErrorCode filled = s.fill(dt, assemble);
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_local));
+  PetscCall(s.u_local.restore());
   PetscCall(filled);
   if (assemble) {
     s.assembled_nu = s.nu.data;

@@ -2,6 +2,7 @@
 // the physical boundary conditions outside the domain, is applied here from the field's
 // FieldBoundary. See field.hpp for the ghost rules.
 #include "field.hpp"
+#include "vec_array.hpp"
 
 #include <algorithm>
 
@@ -149,10 +150,8 @@ PetscErrorCode Field::fill_ghosts() {
 // vector; they are set here so that every consumer, output included, sees the boundary value.
 PetscErrorCode Field::set_boundary_faces() {
   PetscFunctionBeginUser;
-  PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArray(global_, &data));
-  PetscCall(grid_->global_view(dm_, data, &u));
+  WriteArray u;
+  PetscCall(u.get_global(dm_, global_));
   for (int c = 0; c < components_; ++c) {
     const int a = stagger_[c];
     if (a < 0 || grid_->periodic(a)) continue;
@@ -170,7 +169,6 @@ PetscErrorCode Field::set_boundary_faces() {
       });
     }
   }
-  PetscCall(VecRestoreArray(global_, &data));
   PetscFunctionReturn(0);
 }
 
@@ -178,10 +176,9 @@ PetscErrorCode Field::set_boundary_faces() {
 // corner ghosts (outside the domain on two or three axes) end up reflected in every axis.
 PetscErrorCode Field::fill_physical_ghosts() {
   PetscFunctionBeginUser;
-  PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArray(local_, &data));
-  PetscCall(grid_->local_view(dm_, data, &u));
+  WriteArray array;
+  PetscCall(array.get_local(dm_, local_));
+  const ArrayView& u = array.view();
   const std::array<PetscInt, 3> lo = u.start;
   const std::array<PetscInt, 3> hi = {u.start[0] + u.width[0], u.start[1] + u.width[1],
                                       u.start[2] + u.width[2]};
@@ -246,7 +243,6 @@ PetscErrorCode Field::fill_physical_ghosts() {
       }
     }
   }
-  PetscCall(VecRestoreArray(local_, &data));
   PetscFunctionReturn(0);
 }
 
@@ -254,10 +250,8 @@ PetscErrorCode centre_velocity(const Field& velocity, const IndexBox& box, doubl
   PetscFunctionBeginUser;
   const Grid& grid = velocity.grid();
   const int dim = grid.dim();
-  const PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.local(), &data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
+  ReadArray u;
+  PetscCall(u.get_local(velocity));
   for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
     for (int c = 0; c < 3; ++c) {
       out[c] = c < dim ? 0.5 * (u(i, j, k, c) + u(i + (c == 0), j + (c == 1), k + (c == 2), c))
@@ -265,7 +259,6 @@ PetscErrorCode centre_velocity(const Field& velocity, const IndexBox& box, doubl
     }
     out += 3;
   });
-  PetscCall(VecRestoreArrayRead(velocity.local(), &data));
   PetscFunctionReturn(0);
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "error_codes.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -236,12 +237,9 @@ PetscErrorCode FloatingBodies::drag(Field& velocity, const Field& phi, double vi
   double cell_volume = 1.0;
   for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
   PetscCall(velocity.fill_ghosts());
-  const PetscScalar *data, *phi_data;
-  ArrayView u, level;
-  PetscCall(VecGetArrayRead(velocity.local(), &data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(data), &u));
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray u, level;
+  PetscCall(u.get_local(velocity));
+  PetscCall(level.get_local(phi));
   // The body a prescribed face of component c at g belongs to (a no-slip floating one), or -1.
   const auto body_of_face = [&](int c, const PetscInt g[3], int* obstacle) {
     if (g[c] <= 0 || g[c] >= grid.cells(c)) return -1;  // a wall's face, or beyond
@@ -294,8 +292,8 @@ PetscErrorCode FloatingBodies::drag(Field& velocity, const Field& phi, double vi
           }
         }
     });
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &data));
+  PetscCall(level.restore());
+  PetscCall(u.restore());
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
                              MPI_SUM, grid.comm()));
   for (size_t b = 0; b < bodies_.size(); ++b) {

@@ -233,17 +233,26 @@ IndexBox Grid::owned_faces(int component) const {
   return box;
 }
 
-PetscErrorCode Grid::make_view(DM dm, PetscScalar* data, bool ghosted, ArrayView* view) const {
+PetscErrorCode dmda_array_box(DM dm, bool ghosted, std::array<PetscInt, 3>* start,
+                              std::array<PetscInt, 3>* width, PetscInt* dof) {
   PetscFunctionBeginUser;
-  PetscInt xs, ys, zs, xm, ym, zm, dof;
+  PetscInt xs, ys, zs, xm, ym, zm;
   if (ghosted) {
     PetscCall(DMDAGetGhostCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
   } else {
     PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
   }
-  PetscCall(DMDAGetInfo(dm, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &dof,
+  PetscCall(DMDAGetInfo(dm, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, dof,
                         nullptr, nullptr, nullptr, nullptr, nullptr));
-  *view = ArrayView{data, {xs, ys, zs}, {xm, ym, zm}, dof};
+  *start = {xs, ys, zs};
+  *width = {xm, ym, zm};
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Grid::make_view(DM dm, PetscScalar* data, bool ghosted, ArrayView* view) const {
+  PetscFunctionBeginUser;
+  view->data = data;
+  PetscCall(dmda_array_box(dm, ghosted, &view->start, &view->width, &view->dof));
   PetscFunctionReturn(0);
 }
 

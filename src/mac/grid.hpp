@@ -21,6 +21,7 @@
 #include <petscdmda.h>
 
 #include <array>
+#include <type_traits>
 
 #include "boundary.hpp"
 #include "petsc_handle.hpp"
@@ -68,8 +69,12 @@ inline void for_each_index(const IndexBox& box, F&& f) {
 
 /// Indexing into the raw array of a DMDA vector (global or local): x fastest, then y, then z,
 /// components interleaved. Works the same for 2D and 3D, so no stage needs two code paths.
-struct ArrayView {
-  PetscScalar* data = nullptr;
+/// `T` is PetscScalar for an array that may be written, const PetscScalar for one that is only
+/// read (ArrayView and ConstArrayView below); a writable view converts to a read-only one.
+/// Views are made by VecArray (vec_array.hpp), which also gets and restores the array.
+template <typename T>
+struct BasicArrayView {
+  T* data = nullptr;
   std::array<PetscInt, 3> start{0, 0, 0};
   std::array<PetscInt, 3> width{1, 1, 1};
   PetscInt dof = 1;
@@ -77,10 +82,16 @@ struct ArrayView {
   PetscInt offset(PetscInt i, PetscInt j, PetscInt k, PetscInt c = 0) const {
     return (((k - start[2]) * width[1] + (j - start[1])) * width[0] + (i - start[0])) * dof + c;
   }
-  PetscScalar& operator()(PetscInt i, PetscInt j, PetscInt k, PetscInt c = 0) const {
+  T& operator()(PetscInt i, PetscInt j, PetscInt k, PetscInt c = 0) const {
     return data[offset(i, j, k, c)];
   }
+  template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U>>>
+  operator BasicArrayView<const U>() const {
+    return {data, start, width, dof};
+  }
 };
+using ArrayView = BasicArrayView<PetscScalar>;
+using ConstArrayView = BasicArrayView<const PetscScalar>;
 
 /// How the grid is spread over the ranks, for the start-up report and the timings JSON.
 /// Exchanged values count the ghost entries a rank receives from other ranks in one
@@ -95,6 +106,11 @@ struct Decomposition {
   double face_values_max = 0.0;           // per rank, the velocity (dof = dim)
   double face_values_total = 0.0;
 };
+
+/// The index box of a DMDA vector's array and its components: the owned entries of a global
+/// vector, or with `ghosted` the owned and ghost entries of a local one.
+PetscErrorCode dmda_array_box(DM dm, bool ghosted, std::array<PetscInt, 3>* start,
+                              std::array<PetscInt, 3>* width, PetscInt* dof);
 
 class Grid {
 public:
@@ -167,7 +183,8 @@ public:
   PetscErrorCode describe(Decomposition* decomposition) const;
 
   /// Views into a vector of the cell or face DM: owned entries of a global vector, or the whole
-  /// ghosted extent of a local vector. The caller brackets them with VecGetArray/VecRestoreArray.
+  /// ghosted extent of a local vector, over an array the caller holds. Code that gets the array
+  /// itself uses VecArray (vec_array.hpp) instead, which restores it too.
   PetscErrorCode global_view(DM dm, PetscScalar* data, ArrayView* view) const {
     return make_view(dm, data, false, view);
   }

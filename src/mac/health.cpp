@@ -9,6 +9,7 @@
 // themselves (the order is known everywhere) and only the value itself is broadcast by the owner.
 // A clean state costs one pass over the owned values and that one reduction.
 #include "health.hpp"
+#include "vec_array.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -35,7 +36,7 @@ std::array<Key, 3> component_extent(const Grid& grid, int stagger) {
 
 /// The first value of component c of `view` within `box`, in k, j, i order, that is not finite
 /// or exceeds `limit` in magnitude. Returns false if there is none.
-bool first_bad(const ArrayView& view, const IndexBox& box, int c, double limit,
+bool first_bad(const ConstArrayView& view, const IndexBox& box, int c, double limit,
                std::array<PetscInt, 3>* index) {
   const PetscInt nx = box.size(0);
   const PetscInt dof = view.dof;
@@ -65,10 +66,9 @@ struct Block {
 PetscErrorCode scan(const Grid& grid, Vec vec, DM dm, const std::vector<Block>& blocks,
                     double limit, size_t* block, Key* key, double* value) {
   PetscFunctionBeginUser;
-  const PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArrayRead(vec, &data));
-  PetscCall(grid.global_view(dm, const_cast<PetscScalar*>(data), &view));
+  ReadArray array;
+  PetscCall(array.get_global(dm, vec));
+  const ConstArrayView& view = array.view();
   for (PetscInt c = 0; c < view.dof; ++c, ++*block) {
     const Block& b = blocks[*block];
     const IndexBox box = b.stagger >= 0 ? grid.owned_faces(b.stagger) : grid.owned_cells();
@@ -79,7 +79,6 @@ PetscErrorCode scan(const Grid& grid, Vec vec, DM dm, const std::vector<Block>& 
       break;
     }
   }
-  PetscCall(VecRestoreArrayRead(vec, &data));
   PetscFunctionReturn(0);
 }
 

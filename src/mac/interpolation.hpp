@@ -267,7 +267,7 @@ struct Stencil {
 class LocalSampler {
 public:
   LocalSampler() = default;
-  LocalSampler(const Grid& grid, const ArrayView& local, Interpolation interpolation)
+  LocalSampler(const Grid& grid, const ConstArrayView& local, Interpolation interpolation)
       : view_(local), dim_(grid.dim()), cubic_(interpolation != Interpolation::Linear),
         limited_(interpolation == Interpolation::MonotoneCubic) {
     stride_[0] = local.dof;
@@ -589,7 +589,7 @@ private:
   }
 
 
-  ArrayView view_;
+  ConstArrayView view_;
   PetscInt stride_[3] = {1, 1, 1};  // distance in the array between neighbours along x, y, z
   PetscInt direct_[3][2][2] = {};   // [axis][cubic]: lowest and highest i0 found directly
   AxisInfo axes_[3];

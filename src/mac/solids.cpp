@@ -7,6 +7,7 @@
 #include "cut_faces.hpp"
 #include "keyframes.hpp"
 #include "region.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -184,10 +185,8 @@ PetscErrorCode SolidMask::hold_scalar_values(Field& scalar) const {
       });
   if (!any_held) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
-  PetscScalar* data;
-  ArrayView s;
-  PetscCall(VecGetArray(scalar.global(), &data));
-  PetscCall(grid.global_view(scalar.dm(), data, &s));
+  WriteArray s;
+  PetscCall(s.get_global(scalar));
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!scalar_held(i, j, k)) return;
     const int n = obstacle_of_cell(i, j, k);
@@ -195,7 +194,6 @@ PetscErrorCode SolidMask::hold_scalar_values(Field& scalar) const {
     const auto value = obstacles_[static_cast<size_t>(n)].scalar_values.find(scalar.name());
     if (value != obstacles_[static_cast<size_t>(n)].scalar_values.end()) s(i, j, k) = value->second;
   });
-  PetscCall(VecRestoreArray(scalar.global(), &data));
   PetscFunctionReturn(0);
 }
 
@@ -252,10 +250,8 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
   PetscFunctionBeginUser;
   if (!any_solid_) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
-  PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArray(velocity.global(), &data));
-  PetscCall(grid.global_view(velocity.dm(), data, &u));
+  WriteArray u;
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < grid.dim(); ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       if (!solid_face(c, i, j, k)) return;
@@ -282,7 +278,6 @@ PetscErrorCode SolidMask::hold_solid_faces(Field& velocity) const {
       position(at, offset, x);
       u(i, j, k, c) = body_velocity(static_cast<size_t>(n), c, x);
     });
-  PetscCall(VecRestoreArray(velocity.global(), &data));
   PetscFunctionReturn(0);
 }
 
@@ -291,13 +286,10 @@ PetscErrorCode SolidMask::fill_uncovered(Field& scalar) const {
   const Grid& grid = *grid_;
   PetscCall(scalar.fill_ghosts());
   if (!uncovered_.empty()) {
-    const PetscScalar* local;
-    PetscScalar* owned;
-    ArrayView in, out;
-    PetscCall(VecGetArrayRead(scalar.local(), &local));
-    PetscCall(VecGetArray(scalar.global(), &owned));
-    PetscCall(grid.local_view(scalar.dm(), const_cast<PetscScalar*>(local), &in));
-    PetscCall(grid.global_view(scalar.dm(), owned, &out));
+    ReadArray in;
+    WriteArray out;
+    PetscCall(in.get_local(scalar));
+    PetscCall(out.get_global(scalar));
     // The nearest such cells along the axes: a body that moved more than a cell in the step
     // uncovered a band, whose inner cells reach the fluid only farther out.
     const auto fluid_before = [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -309,8 +301,6 @@ PetscErrorCode SolidMask::fill_uncovered(Field& scalar) const {
       if (nearest_along_axes(grid, i, j, k, grid.halo(), fluid_before, value, &mean))
         out(i, j, k) = mean;
     }
-    PetscCall(VecRestoreArray(scalar.global(), &owned));
-    PetscCall(VecRestoreArrayRead(scalar.local(), &local));
   }
   PetscCall(hold_scalar_values(scalar));
   PetscFunctionReturn(0);
@@ -380,10 +370,8 @@ PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConf
   grid_ = &grid;
   // A scalar field gives the halo exchange and the zero-gradient fill outside the domain.
   PetscCall(kinds_.setup_scalar(grid, "solid"));
-  ArrayView view;
-  PetscCall(grid.local_view(kinds_.dm(), nullptr, &view));
-  start_ = view.start;
-  width_ = view.width;
+  PetscInt dof = 1;
+  PetscCall(dmda_array_box(kinds_.dm(), true, &start_, &width_, &dof));
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
   placed_ = obstacles;
   // The shifts by a period along the periodic axes that holds() tries (just 0 without any).
@@ -461,10 +449,8 @@ PetscErrorCode SolidMask::move_to(double time) {
   auto kind_of = [](const ObstacleConfig& obstacle) {
     return obstacle.boundary == BoundaryKind::FreeSlip ? FreeSlipSolid : NoSlipSolid;
   };
-  PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArray(kinds_.global(), &data));
-  PetscCall(grid.global_view(kinds_.dm(), data, &view));
+  WriteArray view;
+  PetscCall(view.get_global(kinds_));
   PetscInt local_solid = 0;
   const int dim = grid.dim();
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -500,7 +486,7 @@ PetscErrorCode SolidMask::move_to(double time) {
     view(i, j, k) = nearest ? kind_of(*nearest) : Fluid;
     if (nearest) ++local_solid;
   });
-  PetscCall(VecRestoreArray(kinds_.global(), &data));
+  PetscCall(view.restore());
   PetscCall(kinds_.fill_ghosts());
   PetscCallMPI(MPI_Allreduce(&local_solid, &solid_cells_, 1, MPIU_INT, MPI_SUM, grid.comm()));
   any_solid_ = solid_cells_ > 0 || !cut_obstacles_.empty();
@@ -510,8 +496,8 @@ PetscErrorCode SolidMask::move_to(double time) {
   uncovered_.clear();
   fresh_.assign(mask_.size(), 0);
   int changed = 0;
-  const PetscScalar* local;
-  PetscCall(VecGetArrayRead(kinds_.local(), &local));
+  ReadArray local;
+  PetscCall(local.get(kinds_.local()));
   const IndexBox& owned = grid.owned_cells();
   for (size_t n = 0; n < mask_.size(); ++n) {
     const auto kind = static_cast<std::uint8_t>(local[n]);
@@ -526,7 +512,7 @@ PetscErrorCode SolidMask::move_to(double time) {
     if (kind == Fluid && owned.contains(i, j, k)) uncovered_.push_back({i, j, k});
     mask_[n] = kind;
   }
-  PetscCall(VecRestoreArrayRead(kinds_.local(), &local));
+  PetscCall(local.restore());
   int any_changed = 0;
   PetscCallMPI(MPI_Allreduce(&changed, &any_changed, 1, MPI_INT, MPI_MAX, grid.comm()));
   if (any_changed) ++version_;

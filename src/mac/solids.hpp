@@ -234,7 +234,7 @@ public:
 
   /// True if cell (i, j, k) holds liquid: it is not solid and the liquid's level set `phi` (a
   /// view of its local vector, negative in the liquid) is negative there.
-  bool liquid(const ArrayView& phi, PetscInt i, PetscInt j, PetscInt k) const {
+  bool liquid(const ConstArrayView& phi, PetscInt i, PetscInt j, PetscInt k) const {
     return !solid(i, j, k) && phi(i, j, k) < 0.0;
   }
 

@@ -2,6 +2,8 @@
 // last step and one over the last two, and their BDF2 combination.
 #include "bdf2_advection.hpp"
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 PetscErrorCode Bdf2Advection::setup(const Grid& grid, const SolidMask& solids,
@@ -44,13 +46,10 @@ PetscErrorCode Bdf2Advection::combine(Field& velocity, std::vector<Field>& scala
                                       double a, double b) {
   PetscFunctionBeginUser;
   const Grid& grid = pass_.grid();
-  PetscScalar* q_data;
-  const PetscScalar* back_data;
-  ArrayView q, back;
-  PetscCall(VecGetArray(velocity.global(), &q_data));
-  PetscCall(VecGetArrayRead(velocity_back, &back_data));
-  PetscCall(grid.global_view(velocity.dm(), q_data, &q));
-  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(back_data), &back));
+  ReadArray back;
+  WriteArray q;
+  PetscCall(q.get_global(velocity));
+  PetscCall(back.get_global(velocity.dm(), velocity_back));
   for (int c = 0; c < grid.dim(); ++c) {
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       // Prescribed faces were not traced: they keep the boundary's value, and a + b = 1 holds
@@ -59,8 +58,8 @@ PetscErrorCode Bdf2Advection::combine(Field& velocity, std::vector<Field>& scala
       q(i, j, k, c) = a * q(i, j, k, c) + b * back(i, j, k, c);
     });
   }
-  PetscCall(VecRestoreArrayRead(velocity_back, &back_data));
-  PetscCall(VecRestoreArray(velocity.global(), &q_data));
+  PetscCall(back.restore());
+  PetscCall(q.restore());
   // Every cell centre is traced.
   for (size_t s = 0; s < scalars.size(); ++s)
     PetscCall(VecAXPBY(scalars[s].global(), b, a, scalars_back[s]));
@@ -83,11 +82,15 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
 
   // Working vectors from the DMs' pools, which the projection and the exchanges share, so
   // they cost memory only while no other stage holds theirs.
-  Vec carrier, velocity_back;
-  std::vector<Vec> scalars_back(scalars.size());
-  PetscCall(DMGetLocalVector(grid.face_dm(), &carrier));
-  PetscCall(DMGetGlobalVector(grid.face_dm(), &velocity_back));
-  for (Vec& v : scalars_back) PetscCall(DMGetGlobalVector(grid.cell_dm(), &v));
+  BorrowedVec carrier, velocity_back;
+  std::vector<BorrowedVec> borrowed(scalars.size());
+  std::vector<Vec> scalars_back;
+  PetscCall(carrier.get_local(grid.face_dm()));
+  PetscCall(velocity_back.get_global(grid.face_dm()));
+  for (BorrowedVec& v : borrowed) {
+    PetscCall(v.get_global(grid.cell_dm()));
+    scalars_back.push_back(v);
+  }
   // The carrier at time t^n + lean dt_prev: u^n + lean (u^n - u^{n-1}), ghosts included (the
   // boundary values are affine in the field, and the weights sum to one).
   auto set_carrier = [&](double lean) -> PetscErrorCode {
@@ -117,9 +120,10 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
   const double w = dt / dt_old_;
   PetscCall(combine(velocity, scalars, velocity_back, scalars_back,
                     (1.0 + w) * (1.0 + w) / (1.0 + 2.0 * w), -w * w / (1.0 + 2.0 * w)));
-  for (Vec& v : scalars_back) PetscCall(DMRestoreGlobalVector(grid.cell_dm(), &v));
-  PetscCall(DMRestoreGlobalVector(grid.face_dm(), &velocity_back));
-  PetscCall(DMRestoreLocalVector(grid.face_dm(), &carrier));
+  // Back to the pools in the order they had them before.
+  for (BorrowedVec& v : borrowed) PetscCall(v.give_back());
+  PetscCall(velocity_back.give_back());
+  PetscCall(carrier.give_back());
   dt_old_ = dt;
   *implicit_dt = dt * (1.0 + w) / (1.0 + 2.0 * w);
   PetscFunctionReturn(0);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 namespace {
@@ -26,33 +28,22 @@ PetscErrorCode resolve_scalar(MPI_Comm comm, const std::vector<ScalarConfig>& sc
 /// Read access to the ghosted local vector of one scalar, or nothing when index < 0.
 class ScalarRead {
 public:
-  PetscErrorCode open(const Grid& grid, const std::vector<Field>& scalars, int index) {
+  PetscErrorCode open(const std::vector<Field>& scalars, int index) {
     PetscFunctionBeginUser;
-    if (index < 0) PetscFunctionReturn(0);
-    field_ = &scalars[static_cast<size_t>(index)];
-    PetscCall(VecGetArrayRead(field_->local(), &data_));
-    PetscCall(grid.local_view(field_->dm(), const_cast<PetscScalar*>(data_), &view_));
+    if (index >= 0) PetscCall(array_.get_local(scalars[static_cast<size_t>(index)]));
     PetscFunctionReturn(0);
   }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    if (data_) PetscCall(VecRestoreArrayRead(field_->local(), &data_));
-    data_ = nullptr;
-    PetscFunctionReturn(0);
-  }
-  bool present() const { return data_ != nullptr; }
+  bool present() const { return static_cast<bool>(array_); }
   /// The value of cell (i, j, k); its neighbours are at multiples of stride().
   const PetscScalar* at(PetscInt i, PetscInt j, PetscInt k) const {
-    return data_ + view_.offset(i, j, k);
+    return array_.data + array_.offset(i, j, k);
   }
   PetscInt stride(int axis) const {
-    return axis == 0 ? 1 : axis == 1 ? view_.width[0] : view_.width[0] * view_.width[1];
+    return axis == 0 ? 1 : axis == 1 ? array_.width[0] : array_.width[0] * array_.width[1];
   }
 
 private:
-  const Field* field_ = nullptr;
-  const PetscScalar* data_ = nullptr;
-  ArrayView view_;
+  ReadArray array_;
 };
 
 }  // namespace
@@ -79,8 +70,8 @@ PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& u) {
              static_cast<int>(state.scalars.size()), std::max(density_index_, temperature_index_));
   // The ghosted vectors: a face's lower cell may belong to the rank below.
   ScalarRead density, temperature;
-  PetscCall(density.open(grid, state.scalars, density_index_));
-  PetscCall(temperature.open(grid, state.scalars, temperature_index_));
+  PetscCall(density.open(state.scalars, density_index_));
+  PetscCall(temperature.open(state.scalars, temperature_index_));
   const double alpha = config_.alpha, beta = config_.beta;
   const double ambient = config_.ambient_temperature;
   // b of the cell `at` cells from the ones d and t point to (either may be absent).
@@ -104,8 +95,6 @@ PetscErrorCode Buoyancy::add_to(const ForceState& state, const ArrayView& u) {
                    0.5 * (buoyancy_at(d, t, n - below) + buoyancy_at(d, t, n)) * up);
     });
   }
-  PetscCall(temperature.close());
-  PetscCall(density.close());
   PetscFunctionReturn(0);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "cell_owners.hpp"  // mix_bits, uniform_from
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -113,10 +114,8 @@ PetscErrorCode DensityNoise::add_to(const ForceState& state, const ArrayView& u)
              static_cast<int>(state.scalars.size()), scalar_);
   // The ghosted vector: a face's lower cell may belong to the rank below.
   const Field& scalar = state.scalars[static_cast<size_t>(scalar_)];
-  const PetscScalar* data;
-  ArrayView s;
-  PetscCall(VecGetArrayRead(scalar.local(), &data));
-  PetscCall(grid.local_view(scalar.dm(), const_cast<PetscScalar*>(data), &s));
+  ReadArray s;
+  PetscCall(s.get_local(scalar));
   for (int c = 0; c < dim; ++c) {
     tabulate(c, state.time);
     const long long stride[3] = {1, count_[0], count_[0] * count_[1]};
@@ -141,7 +140,6 @@ PetscErrorCode DensityNoise::add_to(const ForceState& state, const ArrayView& u)
       accelerate(u(i, j, k, c), state.dt, config_.amplitude * amount * value);
     });
   }
-  PetscCall(VecRestoreArrayRead(scalar.local(), &data));
   PetscFunctionReturn(0);
 }
 

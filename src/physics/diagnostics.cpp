@@ -7,6 +7,7 @@
 
 #include "cut_faces.hpp"
 #include "interpolation.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -168,7 +169,7 @@ size_t FlowDiagnostics::obstacle_of(PetscInt i, PetscInt j, PetscInt k) const {
   return static_cast<size_t>(std::max(0, solids_->obstacle_of_cell(i, j, k)));
 }
 
-void FlowDiagnostics::add_obstacle_forces(const ArrayView& u, const ArrayView& p,
+void FlowDiagnostics::add_obstacle_forces(const ConstArrayView& u, const ConstArrayView& p,
                                           double* forces) const {
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -240,7 +241,7 @@ size_t FlowDiagnostics::nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k,
 // the sum over a body at rest in hydrostatic fluid is g times the volume the fractions enclose,
 // second order in h), and the shear nu du_t/dn |S| from the velocity tangential to S at the
 // centres of this cell and the next one away from the surface (below).
-void FlowDiagnostics::add_cut_obstacle_forces(const ArrayView& u, const ArrayView& p,
+void FlowDiagnostics::add_cut_obstacle_forces(const ConstArrayView& u, const ConstArrayView& p,
                                               double* forces) const {
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -344,7 +345,8 @@ void FlowDiagnostics::add_cut_obstacle_forces(const ArrayView& u, const ArrayVie
   });
 }
 
-double FlowDiagnostics::wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const {
+double FlowDiagnostics::wall_gradient_sum(const DirichletWall& wall,
+                                          const ConstArrayView& s) const {
   const Grid& grid = *grid_;
   const int a = wall.axis;
   const PetscInt n = grid.cells(a);
@@ -376,7 +378,7 @@ double FlowDiagnostics::node_weight(int axis, PetscInt i) const {
   return (i == 0 || i == grid_->cells(axis)) ? 0.5 : 1.0;
 }
 
-void FlowDiagnostics::integrate_velocity(const ArrayView& u, double sums[3]) const {
+void FlowDiagnostics::integrate_velocity(const ConstArrayView& u, double sums[3]) const {
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   double inv_h[3] = {1.0, 1.0, 1.0};
@@ -437,10 +439,8 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     for (Field& scalar : scalars) PetscCall(scalar.fill_ghosts());
 
   std::vector<double> local(columns_.size(), 0.0);
-  const PetscScalar* u_data;
-  ArrayView u;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  ReadArray u;
+  PetscCall(u.get_local(velocity));
   double sums[3];
   integrate_velocity(u, sums);
   local[0] = 0.5 * sums[0] * volume;
@@ -448,16 +448,12 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   local[2] = viscosity_ * sums[2] * volume;
 
   size_t column = 3;
-  std::vector<const PetscScalar*> s_data(scalars.size(), nullptr);
-  std::vector<ArrayView> s_views(scalars.size());
+  std::vector<ReadArray> s_views(scalars.size());
   for (size_t s = 0; s < scalars.size(); ++s) {
     // The owned values, which the local vector holds too once its ghosts are filled (probes).
-    PetscCall(VecGetArrayRead(scalars[s].local(), &s_data[s]));
-    PetscCall(grid.local_view(scalars[s].dm(), const_cast<PetscScalar*>(s_data[s]), &s_views[s]));
-    const PetscScalar* owned_data;
-    ArrayView owned;
-    PetscCall(VecGetArrayRead(scalars[s].global(), &owned_data));
-    PetscCall(grid.global_view(scalars[s].dm(), const_cast<PetscScalar*>(owned_data), &owned));
+    PetscCall(s_views[s].get_local(scalars[s]));
+    ReadArray owned;
+    PetscCall(owned.get_global(scalars[s]));
     if (s < scalar_totals_) {
       double total = 0.0;
       for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -465,7 +461,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
       });
       local[column++] = total * volume;
     }
-    PetscCall(VecRestoreArrayRead(scalars[s].global(), &owned_data));
+    PetscCall(owned.restore());
   }
   // The liquid's volume is reduced on its own (collective); one rank's share enters the sum.
   const size_t volume_at = column;
@@ -477,7 +473,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
 
   const LocalSampler velocity_sampler(grid, u, Interpolation::Linear);
   std::vector<LocalSampler> scalar_samplers;
-  for (const ArrayView& view : s_views)
+  for (const ReadArray& view : s_views)
     scalar_samplers.emplace_back(grid, view, Interpolation::Linear);
   for (size_t p = 0; p < probes_.size(); ++p) {
     const size_t count = static_cast<size_t>(dim) + scalars.size();
@@ -511,7 +507,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   const size_t held_at = column + per_obstacle * obstacles_.size();
   for (size_t h = 0; h < held_scalars_.size(); ++h) {
     const HeldScalar& held = held_scalars_[h];
-    const ArrayView& s = s_views[held.scalar];
+    const ConstArrayView& s = s_views[held.scalar];
     double sum = 0.0;
     for (const SurfaceCrossing& crossing : crossings_)
       if (crossing.obstacle == held.obstacle)
@@ -520,31 +516,27 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
     local[held_at + h] = held.diffusion * sum;
   }
   for (size_t s = 0; s < scalars.size(); ++s)
-    PetscCall(VecRestoreArrayRead(scalars[s].local(), &s_data[s]));
+    PetscCall(s_views[s].restore());
   // Obstacles: the pressure with its ghosts (a pooled local vector), then the face sums.
   const size_t forces_at = column;
   if (!obstacles_.empty()) {
     PetscCheck(pressure, grid.comm(), PETSC_ERR_ARG_NULL,
                "the obstacle forces need the pressure");
-    Vec p_local;
-    PetscCall(DMGetLocalVector(grid.cell_dm(), &p_local));
+    BorrowedVec p_local;
+    PetscCall(p_local.get_local(grid.cell_dm()));
     PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
     PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
-    const PetscScalar* p_data;
-    ArrayView p;
-    PetscCall(VecGetArrayRead(p_local, &p_data));
-    PetscCall(grid.local_view(grid.cell_dm(), const_cast<PetscScalar*>(p_data), &p));
+    ReadArray p;
+    PetscCall(p.get_local(grid.cell_dm(), p_local));
     std::vector<double> forces(static_cast<size_t>(dim) * obstacles_.size(), 0.0);
     add_obstacle_forces(u, p, forces.data());
     if (solids_->cut()) add_cut_obstacle_forces(u, p, forces.data());
-    PetscCall(VecRestoreArrayRead(p_local, &p_data));
-    PetscCall(DMRestoreLocalVector(grid.cell_dm(), &p_local));
     for (size_t n = 0; n < obstacles_.size(); ++n)
       for (int a = 0; a < dim; ++a)
         local[forces_at + n * per_obstacle + static_cast<size_t>(a)] =
             forces[static_cast<size_t>(dim) * n + static_cast<size_t>(a)];
   }
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(u.restore());
 
   // A probe's value comes from one rank and zeros from the others, so the sum is exact.
   values->assign(local.size(), 0.0);

@@ -84,7 +84,7 @@ public:
 
 private:
   /// The local sums of E, Z and |grad u|^2 (without V and nu).
-  void integrate_velocity(const ArrayView& u, double sums[3]) const;
+  void integrate_velocity(const ConstArrayView& u, double sums[3]) const;
   /// 1 or 1/2 per non-periodic domain boundary that node index i along `axis` lies on.
   double node_weight(int axis, PetscInt i) const;
 
@@ -97,7 +97,7 @@ private:
     double nusselt_scale = 0.0;  // L / (dT A_wall), 0 when the scalar has one wall value only
   };
   /// The local sums -sum ds/dn A over the wall's owned cells.
-  double wall_gradient_sum(const DirichletWall& wall, const ArrayView& s) const;
+  double wall_gradient_sum(const DirichletWall& wall, const ConstArrayView& s) const;
 
   /// A segment from the centre of an owned fluid cell to a neighbour an obstacle holds a scalar
   /// in, across the obstacle's surface.
@@ -116,9 +116,10 @@ private:
 
   /// Adds to forces[dim * n + a] the local part of the force on obstacle n: staircase
   /// obstacles, from the faces of their solid cells.
-  void add_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
+  void add_obstacle_forces(const ConstArrayView& u, const ConstArrayView& p, double* forces) const;
   /// The same for cut obstacles, from the closed part of the faces of the cells they cross.
-  void add_cut_obstacle_forces(const ArrayView& u, const ArrayView& p, double* forces) const;
+  void add_cut_obstacle_forces(const ConstArrayView& u, const ConstArrayView& p,
+                               double* forces) const;
   /// The cut obstacle nearest the centre of cell (i, j, k), and the distance to the cut
   /// obstacles' surface from there.
   size_t nearest_cut_obstacle(PetscInt i, PetscInt j, PetscInt k, double* distance) const;

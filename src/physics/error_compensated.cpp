@@ -4,6 +4,7 @@
 #include "error_compensated.hpp"
 
 #include "limiters.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -38,15 +39,11 @@ PetscErrorCode ErrorCompensated::for_each_sample(Field& velocity, std::vector<Fi
   const int dim = grid.dim();
   auto visit = [&](Field& field, Vec old_vec, Vec work_vec, int location) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    PetscScalar *new_data, *work_data;
-    const PetscScalar* old_data;
-    ArrayView q, q_old, q_work;
-    PetscCall(VecGetArray(field.global(), &new_data));
-    PetscCall(VecGetArrayRead(old_vec, &old_data));
-    PetscCall(VecGetArray(work_vec, &work_data));
-    PetscCall(grid.global_view(field.dm(), new_data, &q));
-    PetscCall(grid.global_view(field.dm(), const_cast<PetscScalar*>(old_data), &q_old));
-    PetscCall(grid.global_view(field.dm(), work_data, &q_work));
+    ReadArray q_old;
+    WriteArray q, q_work;
+    PetscCall(q.get_global(field));
+    PetscCall(q_old.get_global(field.dm(), old_vec));
+    PetscCall(q_work.get_global(field.dm(), work_vec));
     const size_t count = location < dim ? 1 : scalars.size();
     const size_t slot = location < dim ? 0 : static_cast<size_t>(location - dim);
     for (int c = 0; c < field.components(); ++c) {
@@ -58,9 +55,6 @@ PetscErrorCode ErrorCompensated::for_each_sample(Field& velocity, std::vector<Fi
         update(q(i, j, k, c), q_old(i, j, k, c), q_work(i, j, k, c), range);
       });
     }
-    PetscCall(VecRestoreArray(work_vec, &work_data));
-    PetscCall(VecRestoreArrayRead(old_vec, &old_data));
-    PetscCall(VecRestoreArray(field.global(), &new_data));
     PetscFunctionReturn(0);
   };
   PetscCall(visit(velocity, velocity_old_, velocity_work_, 0));

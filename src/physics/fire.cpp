@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 namespace {
@@ -47,20 +49,11 @@ PetscErrorCode Fire::burn(std::vector<Field>& scalars, double dt, double* burnt)
   const double ignition = config_.ignition_temperature;
   const double heat = config_.heat, yield = config_.soot_yield;
   const double growth = config_.expansion / dt;
-  PetscScalar *f_data, *t_data, *s_data = nullptr, *d_data = nullptr;
-  ArrayView f, t, s, d;
-  PetscCall(VecGetArray(scalars[static_cast<size_t>(fuel_)].global(), &f_data));
-  PetscCall(grid.global_view(grid.cell_dm(), f_data, &f));
-  PetscCall(VecGetArray(scalars[static_cast<size_t>(temperature_)].global(), &t_data));
-  PetscCall(grid.global_view(grid.cell_dm(), t_data, &t));
-  if (soot_ >= 0) {
-    PetscCall(VecGetArray(scalars[static_cast<size_t>(soot_)].global(), &s_data));
-    PetscCall(grid.global_view(grid.cell_dm(), s_data, &s));
-  }
-  if (source_) {
-    PetscCall(VecGetArray(source_, &d_data));
-    PetscCall(grid.global_view(grid.cell_dm(), d_data, &d));
-  }
+  WriteArray f, t, s, d;
+  PetscCall(f.get_global(scalars[static_cast<size_t>(fuel_)]));
+  PetscCall(t.get_global(scalars[static_cast<size_t>(temperature_)]));
+  if (soot_ >= 0) PetscCall(s.get_global(scalars[static_cast<size_t>(soot_)]));
+  if (source_) PetscCall(d.get_global(grid.cell_dm(), source_));
   double local = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     double b = 0.0;
@@ -69,15 +62,11 @@ PetscErrorCode Fire::burn(std::vector<Field>& scalars, double dt, double* burnt)
       b = f(i, j, k) * fraction;
       f(i, j, k) -= b;
       t(i, j, k) += heat * b;
-      if (s_data) s(i, j, k) += yield * b;
+      if (s) s(i, j, k) += yield * b;
       local += b;
     }
-    if (d_data) d(i, j, k) = growth * b;
+    if (d) d(i, j, k) = growth * b;
   });
-  if (d_data) PetscCall(VecRestoreArray(source_, &d_data));
-  if (s_data) PetscCall(VecRestoreArray(scalars[static_cast<size_t>(soot_)].global(), &s_data));
-  PetscCall(VecRestoreArray(scalars[static_cast<size_t>(temperature_)].global(), &t_data));
-  PetscCall(VecRestoreArray(scalars[static_cast<size_t>(fuel_)].global(), &f_data));
   if (burnt) {
     double cell = 1.0;
     for (int a = 0; a < grid.dim(); ++a) cell *= grid.spacing(a);

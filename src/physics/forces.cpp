@@ -4,6 +4,7 @@
 #include "density_noise.hpp"
 #include "force_regions.hpp"
 #include "gravity.hpp"
+#include "vec_array.hpp"
 #include "vorticity_confinement.hpp"
 
 namespace sf {
@@ -107,10 +108,8 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
     // The forces write the global vector and read the local one, which stays as it was on entry
     // until the next fill_ghosts(): each force sees the state before any force acted.
     const ForceState state{velocity, scalars, faces_, dt, time};
-    PetscScalar* u_data;
-    ArrayView u;
-    PetscCall(VecGetArray(velocity.global(), &u_data));
-    PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+    WriteArray u;
+    PetscCall(u.get_global(velocity));
     for (size_t f = 0; f < forces_.size(); ++f) {
       PetscCall(PetscLogEventBegin(events_[f], 0, 0, 0, 0));
       PetscCall(forces_[f]->add_to(state, u));
@@ -121,7 +120,6 @@ PetscErrorCode Forces::apply(Field& velocity, const std::vector<Field>& scalars,
       PetscCall(steered_->add_to(state, u));
       PetscCall(PetscLogEventEnd(steered_event_, 0, 0, 0, 0));
     }
-    PetscCall(VecRestoreArray(velocity.global(), &u_data));
   }
   if (wind_) PetscCall(wind_->apply(velocity, faces_, dt));
   PetscFunctionReturn(0);

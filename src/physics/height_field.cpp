@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 namespace {
@@ -51,10 +53,8 @@ PetscErrorCode HeightField::initialise(Field& phi) const {
   const double dy = grid.spacing(kUp);
   // Each column's liquid, counted from the floor: the depth of water it holds.
   std::vector<double> depth(static_cast<size_t>(nx * nz), 0.0);
-  PetscScalar* data;
-  ArrayView level;
-  PetscCall(VecGetArray(phi.global(), &data));
-  PetscCall(grid.global_view(phi.dm(), data, &level));
+  WriteArray level;
+  PetscCall(level.get_global(phi));
   const auto column = [&](PetscInt i, PetscInt k) {
     return static_cast<size_t>((k - owned.lo[2]) * nx + (i - owned.lo[0]));
   };
@@ -66,7 +66,6 @@ PetscErrorCode HeightField::initialise(Field& phi) const {
   for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     level(i, j, k) = grid.cell_center(kUp, j) - (grid.origin(kUp) + depth[column(i, k)]);
   });
-  PetscCall(VecRestoreArray(phi.global(), &data));
   PetscFunctionReturn(0);
 }
 
@@ -79,12 +78,9 @@ PetscErrorCode HeightField::advance(Field& velocity, Field& phi, double dt) cons
   const double dy = grid.spacing(kUp);
   PetscCall(velocity.fill_ghosts());
   PetscCall(phi.fill_ghosts());
-  const PetscScalar *u_data, *phi_data;
-  ArrayView u, level;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray u, level;
+  PetscCall(u.get_local(velocity));
+  PetscCall(level.get_local(phi));
   // The flux under the surface through every vertical face of the owned columns, this rank's
   // rows of it: x faces i = lo..hi (nx + 1 per row of columns), then in 3D z faces k = lo..hi.
   const size_t x_faces = static_cast<size_t>((nx + 1) * nz);
@@ -105,17 +101,15 @@ PetscErrorCode HeightField::advance(Field& velocity, Field& phi, double dt) cons
         flux[at] = sum;
       }
   }
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(level.restore());
+  PetscCall(u.restore());
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flux.data(), static_cast<int>(flux.size()),
                              MPI_DOUBLE, MPI_SUM, column_comm_));
 
   // Each column rises by what flows in over dt, over its area; every cell of it moves phi.
   const double column_area = grid.spacing(0) * (dim == 3 ? grid.spacing(2) : 1.0);
-  PetscScalar* data;
-  ArrayView out;
-  PetscCall(VecGetArray(phi.global(), &data));
-  PetscCall(grid.global_view(phi.dm(), data, &out));
+  WriteArray out;
+  PetscCall(out.get_global(phi));
   double shallowest = HUGE_VAL, highest = -HUGE_VAL;
   for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
     for (PetscInt i = owned.lo[0]; i < owned.hi[0]; ++i) {
@@ -131,7 +125,7 @@ PetscErrorCode HeightField::advance(Field& velocity, Field& phi, double dt) cons
       shallowest = std::min(shallowest, height - grid.origin(kUp));
       highest = std::max(highest, height);
     }
-  PetscCall(VecRestoreArray(phi.global(), &data));
+  PetscCall(out.restore());
   // The water must cover the floor and stay under the lid: a dry column or one that reaches
   // the top is not a height field any more.
   double limits[2] = {-shallowest, highest};

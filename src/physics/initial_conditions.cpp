@@ -2,6 +2,7 @@
 #include "initial_conditions.hpp"
 
 #include "region.hpp"
+#include "vec_array.hpp"
 
 #include <cmath>
 
@@ -44,10 +45,8 @@ double initial_velocity(const VelocityInit& init, const Grid& grid, int c, const
 PetscErrorCode set_initial_velocity(const VelocityInit& init, Field& velocity) {
   PetscFunctionBeginUser;
   const Grid& grid = velocity.grid();
-  PetscScalar* data;
-  ArrayView u;
-  PetscCall(VecGetArray(velocity.global(), &data));
-  PetscCall(grid.global_view(velocity.dm(), data, &u));
+  WriteArray u;
+  PetscCall(u.get_global(velocity));
   for (int c = 0; c < grid.dim(); ++c) {
     const IndexBox box = grid.owned_faces(c);
     for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -56,17 +55,14 @@ PetscErrorCode set_initial_velocity(const VelocityInit& init, Field& velocity) {
       u(i, j, k, c) = initial_velocity(init, grid, c, x);
     });
   }
-  PetscCall(VecRestoreArray(velocity.global(), &data));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode set_initial_scalar(const ScalarConfig& config, Field& scalar) {
   PetscFunctionBeginUser;
   const Grid& grid = scalar.grid();
-  PetscScalar* data;
-  ArrayView s;
-  PetscCall(VecGetArray(scalar.global(), &data));
-  PetscCall(grid.global_view(scalar.dm(), data, &s));
+  WriteArray s;
+  PetscCall(s.get_global(scalar));
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const double x[3] = {grid.cell_center(0, i), grid.cell_center(1, j), grid.cell_center(2, k)};
     double value = config.background;
@@ -74,7 +70,6 @@ PetscErrorCode set_initial_scalar(const ScalarConfig& config, Field& scalar) {
       if (region_contains(blob.region, x, grid.dim())) value = blob.value;
     s(i, j, k) = value;
   });
-  PetscCall(VecRestoreArray(scalar.global(), &data));
   PetscFunctionReturn(0);
 }
 

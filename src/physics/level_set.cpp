@@ -9,6 +9,7 @@
 #include "cut_faces.hpp"
 #include "heaviside.hpp"
 #include "limiters.hpp"
+#include "vec_array.hpp"
 #include "wall_separation.hpp"
 
 namespace sf {
@@ -53,15 +54,12 @@ PetscErrorCode LevelSet::setup(const Grid& grid, const SolidMask& solids,
 PetscErrorCode LevelSet::initialise(Field& phi) const {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
-  PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArray(phi.global(), &data));
-  PetscCall(grid.global_view(phi.dm(), data, &view));
+  WriteArray view;
+  PetscCall(view.get_global(phi));
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const PetscInt at[3] = {i, j, k};
     view(i, j, k) = held_distance(grid, config_.initial, at, band_width_);
   });
-  PetscCall(VecRestoreArray(phi.global(), &data));
   PetscFunctionReturn(0);
 }
 
@@ -75,23 +73,20 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   PetscCall(exchange(phi, false));
 
   // phi0 over the local extent, and the band listed with what its updates need of phi0.
-  const PetscScalar* local;
-  ArrayView l;
-  PetscCall(VecGetArrayRead(phi.local(), &local));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(local), &l));
+  ReadArray local;
+  PetscCall(local.get_local(phi));
+  const ConstArrayView l = local.view();  // for its box only: the values are copied here
   const size_t count = static_cast<size_t>(l.width[0] * l.width[1] * l.width[2]);
-  initial_.assign(local, local + count);
-  PetscCall(VecRestoreArrayRead(phi.local(), &local));
+  initial_.assign(local.data, local.data + count);
+  PetscCall(local.restore());
   const PetscInt stride[3] = {1, l.width[0], l.width[0] * l.width[1]};
   double inverse_h[3] = {0.0, 0.0, 0.0};
   for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
 
   std::vector<BandCell>& band = band_;
   band.clear();
-  PetscScalar* owned;
-  ArrayView g;
-  PetscCall(VecGetArray(phi.global(), &owned));
-  PetscCall(grid.global_view(phi.dm(), owned, &g));
+  WriteArray g;
+  PetscCall(g.get_global(phi));
   const SolidMask& solids = *solids_;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     // An obstacle's cells hold the extension of their fluid neighbours (extend_into_solids).
@@ -149,7 +144,7 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
           std::min(std::abs(p0) / std::max(std::sqrt(gradient2), 1e-12), nearest_crossing), p0);
     band.push_back(cell);
   });
-  PetscCall(VecRestoreArray(phi.global(), &owned));
+  PetscCall(g.restore());
 
   // Forward Euler in pseudo time, Jacobi-style: each iteration reads the exchanged values of
   // the last one.
@@ -157,9 +152,8 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
   const int iterations = this->iterations();
   for (int n = 0; n < iterations; ++n) {
     PetscCall(exchange(phi, false));
-    PetscCall(VecGetArrayRead(phi.local(), &local));
-    PetscCall(VecGetArray(phi.global(), &owned));
-    PetscCall(grid.global_view(phi.dm(), owned, &g));
+    PetscCall(local.get(phi.local()));
+    PetscCall(g.get_global(phi));
     for (const BandCell& cell : band) {
       const double p = local[cell.local];
       if (!std::isnan(cell.surface)) {
@@ -211,8 +205,8 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
       }
       g(cell.i, cell.j, cell.k) = p - dtau * cell.sign * (std::sqrt(gradient2) - 1.0);
     }
-    PetscCall(VecRestoreArray(phi.global(), &owned));
-    PetscCall(VecRestoreArrayRead(phi.local(), &local));
+    PetscCall(g.restore());
+    PetscCall(local.restore());
   }
   PetscInt cells = static_cast<PetscInt>(band.size());
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPIU_INT, MPI_SUM, grid.comm()));
@@ -243,8 +237,7 @@ PetscErrorCode LevelSet::fill_inflow_ghosts(Field& phi) const {
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   const IndexBox& owned = grid.owned_cells();
-  PetscScalar* data = nullptr;
-  ArrayView l;
+  WriteArray l;
   for (int a = 0; a < dim; ++a)
     for (int side = 0; side < 2; ++side) {
       const std::vector<Region>& liquid = grid.face_boundary(a, side).liquid;
@@ -252,10 +245,7 @@ PetscErrorCode LevelSet::fill_inflow_ghosts(Field& phi) const {
       // Only the ranks at the face hold its ghosts (traces that reach them from elsewhere are
       // answered there).
       if (side == 0 ? owned.lo[a] != 0 : owned.hi[a] != grid.cells(a)) continue;
-      if (!data) {
-        PetscCall(VecGetArray(phi.local(), &data));
-        PetscCall(grid.local_view(phi.dm(), data, &l));
-      }
+      if (!l) PetscCall(l.get_local(phi));
       IndexBox ghosts;  // the local extent's cells beyond this face
       for (int b = 0; b < 3; ++b) {
         ghosts.lo[b] = l.start[b];
@@ -270,7 +260,6 @@ PetscErrorCode LevelSet::fill_inflow_ghosts(Field& phi) const {
         l(i, j, k) = held_distance(grid, liquid, at, band_width_);
       });
     }
-  if (data) PetscCall(VecRestoreArray(phi.local(), &data));
   PetscFunctionReturn(0);
 }
 
@@ -279,13 +268,10 @@ PetscErrorCode LevelSet::extend_into_solids(Field& phi) const {
   if (!solids_->any()) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
   const SolidMask& solids = *solids_;
-  const PetscScalar* local;
-  PetscScalar* owned;
-  ArrayView l, g;
-  PetscCall(VecGetArrayRead(phi.local(), &local));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(local), &l));
-  PetscCall(VecGetArray(phi.global(), &owned));
-  PetscCall(grid.global_view(phi.dm(), owned, &g));
+  ReadArray l;
+  WriteArray g;
+  PetscCall(l.get_local(phi));
+  PetscCall(g.get_global(phi));
   // Up to the halo's width: the farthest any stencil of a fluid cell reaches into an obstacle.
   const int reach = grid.halo();
   const auto fluid = [&](PetscInt i, PetscInt j, PetscInt k) { return !solids.solid(i, j, k); };
@@ -295,8 +281,8 @@ PetscErrorCode LevelSet::extend_into_solids(Field& phi) const {
     double mean = 0.0;
     if (nearest_along_axes(grid, i, j, k, reach, fluid, value, &mean)) g(i, j, k) = mean;
   });
-  PetscCall(VecRestoreArray(phi.global(), &owned));
-  PetscCall(VecRestoreArrayRead(phi.local(), &local));
+  PetscCall(g.restore());
+  PetscCall(l.restore());
   PetscCall(phi.fill_ghosts());
   PetscFunctionReturn(0);
 }
@@ -314,15 +300,13 @@ PetscErrorCode LevelSet::volume(const Field& phi, double* volume) const {
   const Grid& grid = *grid_;
   double cell_volume = 1.0;
   for (int a = 0; a < grid.dim(); ++a) cell_volume *= grid.spacing(a);
-  const PetscScalar* data;
-  ArrayView view;
-  PetscCall(VecGetArrayRead(phi.global(), &data));
-  PetscCall(grid.global_view(phi.dm(), const_cast<PetscScalar*>(data), &view));
+  ReadArray view;
+  PetscCall(view.get_global(phi));
   double sum = 0.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!solids_->solid(i, j, k)) sum += liquid_fraction(view(i, j, k));
   });
-  PetscCall(VecRestoreArrayRead(phi.global(), &data));
+  PetscCall(view.restore());
   sum *= cell_volume;
   PetscCallMPI(MPI_Allreduce(&sum, volume, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
   PetscFunctionReturn(0);

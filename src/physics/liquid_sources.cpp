@@ -6,6 +6,7 @@
 
 #include "cut_faces.hpp"
 #include "region_box.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -24,12 +25,9 @@ PetscErrorCode apply_liquid_flows(const LiquidConfig& config, double band_width,
   // The band about a region, in samples (of the smallest spacing: enough on every axis).
   const double margin = std::ceil(band_width / h) + 1.0;
 
-  PetscScalar *phi_data, *u_data;
-  ArrayView level, u;
-  PetscCall(VecGetArray(phi.global(), &phi_data));
-  PetscCall(grid.global_view(phi.dm(), phi_data, &level));
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+  WriteArray level, u;
+  PetscCall(level.get_global(phi));
+  PetscCall(u.get_global(velocity));
   // Sources first, then sinks: where both hold, the sink wins.
   for (const bool sink : {false, true}) {
     for (const LiquidConfig::Flow& flow : sink ? config.sinks : config.sources) {
@@ -55,8 +53,6 @@ PetscErrorCode apply_liquid_flows(const LiquidConfig& config, double band_width,
         });
     }
   }
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
-  PetscCall(VecRestoreArray(phi.global(), &phi_data));
   PetscFunctionReturn(0);
 }
 

@@ -10,6 +10,7 @@
 #include "liquid_sources.hpp"
 #include "particle_swarm.hpp"
 #include "region.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -20,49 +21,22 @@ constexpr double kLeastRadius = 0.1;
 constexpr double kMostRadius = 0.5;
 constexpr double kLeastLevel = 0.1;
 
-/// The swarm's fields for the duration of a loop over its particles.
-class ParticleArrays {
-public:
+/// The marker particles' fields for the duration of a loop over them, by column.
+struct ParticleArrays : SwarmFields {
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    swarm_ = swarm;
-    PetscCall(DMSwarmGetLocalSize(swarm, &count));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kPosition, nullptr, nullptr,
-                              reinterpret_cast<void**>(&position)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kSign, nullptr, nullptr,
-                              reinterpret_cast<void**>(&sign)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kRadius, nullptr, nullptr,
-                              reinterpret_cast<void**>(&radius)));
-    PetscCall(DMSwarmGetField(swarm, ParticleLevelSet::kId, nullptr, nullptr,
-                              reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
-                              reinterpret_cast<void**>(&rank)));
-    PetscFunctionReturn(0);
-  }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&rank)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kId, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kRadius, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&radius)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kSign, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&sign)));
-    PetscCall(DMSwarmRestoreField(swarm_, ParticleLevelSet::kPosition, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&position)));
+    PetscCall(SwarmFields::open(swarm, kParticleTable));
+    position = real(kParticlePosition);
+    sign = real(kParticleSign);
+    radius = real(kParticleRadius);
+    id = int64(kParticleId);
     PetscFunctionReturn(0);
   }
 
-  PetscInt count = 0;
   double* position = nullptr;  // 3 per particle
   double* sign = nullptr;
   double* radius = nullptr;
   std::int64_t* id = nullptr;
-  PetscInt* rank = nullptr;
-
-private:
-  DM swarm_ = nullptr;
 };
 
 /// phi's local (ghosted) values, sampled linearly at canonical points.
@@ -71,16 +45,13 @@ public:
   PetscErrorCode open(const Field& phi) {
     PetscFunctionBeginUser;
     phi_ = &phi;
-    PetscCall(VecGetArrayRead(phi.local(), &data_));
-    ArrayView view;
-    PetscCall(phi.grid().local_view(phi.dm(), const_cast<PetscScalar*>(data_), &view));
-    sampler_ = LocalSampler(phi.grid(), view, Interpolation::Linear);
-    view_ = view;
+    PetscCall(array_.get_local(phi));
+    sampler_ = LocalSampler(phi.grid(), array_, Interpolation::Linear);
     PetscFunctionReturn(0);
   }
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    PetscCall(VecRestoreArrayRead(phi_->local(), &data_));
+    PetscCall(array_.restore());
     PetscFunctionReturn(0);
   }
   /// phi at x (made canonical here); false if its stencil is beyond the halo.
@@ -89,13 +60,12 @@ public:
     canonical_point(sampler_.axes(), phi_->grid().dim(), x);
     return sampler_.sample(0, -1, x, value);
   }
-  const ArrayView& view() const { return view_; }
+  const ConstArrayView& view() const { return array_.view(); }
 
 private:
   const Field* phi_ = nullptr;
-  const PetscScalar* data_ = nullptr;
+  ReadArray array_;
   LocalSampler sampler_;
-  ArrayView view_;
 };
 
 }  // namespace
@@ -114,8 +84,7 @@ PetscErrorCode ParticleLevelSet::setup(const Grid& grid, const SolidMask& solids
 
   PetscCall(owners_.setup(grid));
 
-  PetscCall(create_particle_swarm(grid, "particles",
-                                  {{kPosition, 3}, {kSign, 1}, {kRadius, 1}}, kId, &swarm_));
+  PetscCall(create_particle_swarm(grid, kParticleTable, &swarm_));
   PetscFunctionReturn(0);
 }
 
@@ -202,10 +171,8 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
   const Grid& grid = *grid_;
-  const PetscScalar* u_data;
-  ArrayView u_view;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  ReadArray u_view;
+  PetscCall(u_view.get_local(velocity));
   const LocalSampler sampler(grid, u_view, Interpolation::Linear);
   ParticleArrays p;
   PetscCall(p.open(swarm_));
@@ -227,7 +194,7 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
     canonical_point(sampler.axes(), grid.dim(), x);
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
+  PetscCall(u_view.restore());
   // The first rank that lost one says where, on every rank.
   PetscMPIInt rank, size, first = 0;
   PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
@@ -246,35 +213,21 @@ PetscErrorCode ParticleLevelSet::advect(const Field& velocity, double dt) {
 }
 
 PetscErrorCode ParticleLevelSet::migrate() {
-  return migrate_particles(swarm_, owners_, kPosition);
+  return migrate_particles(swarm_, kParticleTable, owners_);
 }
 
 PetscErrorCode ParticleLevelSet::records(ParticleRecords* out) const {
   PetscFunctionBeginUser;
   out->resize(0);
   if (!enabled()) PetscFunctionReturn(0);
-  ParticleArrays p;
-  PetscCall(p.open(swarm_));
-  out->resize(static_cast<size_t>(p.count));
-  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
-  std::copy(p.sign, p.sign + p.count, out->sign.begin());
-  std::copy(p.radius, p.radius + p.count, out->radius.begin());
-  std::copy(p.id, p.id + p.count, out->id.begin());
-  PetscCall(p.close());
+  PetscCall(copy_particles(swarm_, out));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode ParticleLevelSet::restore(const ParticleRecords& in) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
-  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
-  ParticleArrays p;
-  PetscCall(p.open(swarm_));
-  std::copy(in.position.begin(), in.position.end(), p.position);
-  std::copy(in.sign.begin(), in.sign.end(), p.sign);
-  std::copy(in.radius.begin(), in.radius.end(), p.radius);
-  std::copy(in.id.begin(), in.id.end(), p.id);
-  PetscCall(p.close());
+  PetscCall(replace_particles(swarm_, in));
   // A share of a checkpoint's particles may lie anywhere in the domain.
   PetscCall(migrate());
   PetscFunctionReturn(0);
@@ -288,17 +241,15 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   const int dim = grid.dim();
   PetscCall(phi.fill_ghosts());
   // phi+ and phi- over the local extent, both starting from phi.
-  Vec plus_local, minus_local, plus, minus;
-  PetscCall(DMGetLocalVector(phi.dm(), &plus_local));
-  PetscCall(DMGetLocalVector(phi.dm(), &minus_local));
+  // Given back in the reverse order, at the end (as the pool had them back before).
+  BorrowedVec plus_local, minus_local, plus, minus;
+  PetscCall(plus_local.get_local(phi.dm()));
+  PetscCall(minus_local.get_local(phi.dm()));
   PetscCall(VecCopy(phi.local(), plus_local));
   PetscCall(VecCopy(phi.local(), minus_local));
-  PetscScalar *plus_data, *minus_data;
-  ArrayView plus_view, minus_view;
-  PetscCall(VecGetArray(plus_local, &plus_data));
-  PetscCall(VecGetArray(minus_local, &minus_data));
-  PetscCall(grid.local_view(phi.dm(), plus_data, &plus_view));
-  PetscCall(grid.local_view(phi.dm(), minus_data, &minus_view));
+  WriteArray plus_view, minus_view;
+  PetscCall(plus_view.get_local(phi.dm(), plus_local));
+  PetscCall(minus_view.get_local(phi.dm(), minus_local));
 
   LevelSampler sample;
   PetscCall(sample.open(phi));
@@ -317,7 +268,7 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
     for (int a = 0; a < dim; ++a)
       first[a] = static_cast<PetscInt>(
           std::floor((x[a] - grid.origin(a)) / grid.spacing(a) - 0.5));
-    const ArrayView& view = s > 0.0 ? plus_view : minus_view;
+    const WriteArray& view = s > 0.0 ? plus_view : minus_view;
     for (int corner = 0; corner < (1 << dim); ++corner) {
       PetscInt at[3] = {0, 0, 0};
       double distance2 = 0.0;
@@ -334,39 +285,35 @@ PetscErrorCode ParticleLevelSet::correct(Field& phi, PetscInt* escaped) {
   }
   PetscCall(p.close());
   PetscCall(sample.close());
-  PetscCall(VecRestoreArray(minus_local, &minus_data));
-  PetscCall(VecRestoreArray(plus_local, &plus_data));
+  PetscCall(minus_view.restore());
+  PetscCall(plus_view.restore());
 
   // Spheres that reached a neighbour's cells through the ghosts: max / min into the owner, by
   // the DMDA's own global-to-local scatter run in reverse (DMLocalToGlobal only adds or
   // inserts in PETSc 3.18).
   VecScatter to_local;
   PetscCall(DMDAGetScatter(phi.dm(), &to_local, nullptr));
-  PetscCall(DMGetGlobalVector(phi.dm(), &plus));
-  PetscCall(DMGetGlobalVector(phi.dm(), &minus));
+  PetscCall(plus.get_global(phi.dm()));
+  PetscCall(minus.get_global(phi.dm()));
   PetscCall(VecCopy(phi.global(), plus));
   PetscCall(VecCopy(phi.global(), minus));
   PetscCall(VecScatterBegin(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(to_local, plus_local, plus, MAX_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterBegin(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(to_local, minus_local, minus, MIN_VALUES, SCATTER_REVERSE));
-  const PetscScalar *plus_owned, *minus_owned;
-  PetscScalar* phi_owned;
+  ReadArray plus_owned, minus_owned;
+  WriteArray phi_owned;
   PetscInt size = 0;
   PetscCall(VecGetLocalSize(plus, &size));
-  PetscCall(VecGetArrayRead(plus, &plus_owned));
-  PetscCall(VecGetArrayRead(minus, &minus_owned));
-  PetscCall(VecGetArray(phi.global(), &phi_owned));
+  PetscCall(plus_owned.get(plus));
+  PetscCall(minus_owned.get(minus));
+  PetscCall(phi_owned.get(phi.global()));
   for (PetscInt c = 0; c < size; ++c)
     phi_owned[c] = std::abs(plus_owned[c]) <= std::abs(minus_owned[c]) ? plus_owned[c]
                                                                         : minus_owned[c];
-  PetscCall(VecRestoreArray(phi.global(), &phi_owned));
-  PetscCall(VecRestoreArrayRead(minus, &minus_owned));
-  PetscCall(VecRestoreArrayRead(plus, &plus_owned));
-  PetscCall(DMRestoreGlobalVector(phi.dm(), &minus));
-  PetscCall(DMRestoreGlobalVector(phi.dm(), &plus));
-  PetscCall(DMRestoreLocalVector(phi.dm(), &minus_local));
-  PetscCall(DMRestoreLocalVector(phi.dm(), &plus_local));
+  PetscCall(phi_owned.restore());
+  PetscCall(minus_owned.restore());
+  PetscCall(plus_owned.restore());
   if (escaped) PetscCallMPI(MPI_Allreduce(&count, escaped, 1, MPIU_INT, MPI_SUM, grid.comm()));
   PetscFunctionReturn(0);
 }

@@ -90,12 +90,6 @@ public:
 
   DM swarm() const { return swarm_; }
 
-  /// The fields of one particle, as the swarm stores them: position (3), sign, radius, id.
-  static constexpr const char* kPosition = "position";
-  static constexpr const char* kSign = "sign";
-  static constexpr const char* kRadius = "radius";
-  static constexpr const char* kId = "id";
-
 private:
   /// A particle about to be added.
   struct Seed {

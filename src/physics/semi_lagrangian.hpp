@@ -7,6 +7,7 @@
 #include "advection.hpp"
 #include "departure_exchange.hpp"
 #include "interpolation.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -57,59 +58,47 @@ public:
                       std::vector<Field>& scalars, const std::vector<Vec>& scalars_out) {
     PetscFunctionBeginUser;
     const Grid& grid = scheme.grid();
-    carrier_ = carrier;
-    velocity_ = &velocity;
-    velocity_out_ = velocity_out;
-    scalars_ = &scalars;
-    scalars_out_ = scalars_out;
-    ArrayView view;
-    PetscCall(VecGetArrayRead(carrier, &carrier_data_));
-    PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(carrier_data_), &view));
-    carrier_sampler_ = LocalSampler(grid, view, Interpolation::Linear);
-    PetscCall(VecGetArrayRead(velocity.local(), &velocity_data_));
-    PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(velocity_data_), &view));
-    velocity_sampler_ = LocalSampler(grid, view, scheme.interpolation());
-    PetscCall(VecGetArray(velocity_out, &velocity_out_data_));
+    PetscCall(carrier_.get_local(velocity.dm(), carrier));
+    carrier_sampler_ = LocalSampler(grid, carrier_, Interpolation::Linear);
+    PetscCall(velocity_.get_local(velocity));
+    velocity_sampler_ = LocalSampler(grid, velocity_, scheme.interpolation());
+    PetscCall(velocity_out_.get_global(velocity.dm(), velocity_out));
     pass.carrier = &carrier_sampler_;
     pass.velocity = &velocity_sampler_;
-    PetscCall(grid.global_view(velocity.dm(), velocity_out_data_, &pass.velocity_out));
-    scalar_data_.resize(scalars.size());
-    scalar_out_data_.resize(scalars.size());
+    pass.velocity_out = velocity_out_.view();
+    scalars_.resize(scalars.size());
+    scalars_out_.resize(scalars.size());
     pass.scalars.resize(scalars.size());
     pass.scalars_out.resize(scalars.size());
     for (size_t s = 0; s < scalars.size(); ++s) {
-      PetscCall(VecGetArrayRead(scalars[s].local(), &scalar_data_[s]));
-      PetscCall(grid.local_view(scalars[s].dm(), const_cast<PetscScalar*>(scalar_data_[s]), &view));
-      pass.scalars[s] = LocalSampler(grid, view, scheme.interpolation());
-      PetscCall(VecGetArray(scalars_out[s], &scalar_out_data_[s]));
-      PetscCall(grid.global_view(scalars[s].dm(), scalar_out_data_[s], &pass.scalars_out[s]));
+      PetscCall(scalars_[s].get_local(scalars[s]));
+      pass.scalars[s] = LocalSampler(grid, scalars_[s], scheme.interpolation());
+      PetscCall(scalars_out_[s].get_global(scalars[s].dm(), scalars_out[s]));
+      pass.scalars_out[s] = scalars_out_[s].view();
     }
     PetscFunctionReturn(0);
   }
 
+  /// Gives every array back, before the fields are used again.
   PetscErrorCode close() {
     PetscFunctionBeginUser;
-    for (size_t s = 0; s < scalars_->size(); ++s) {
-      PetscCall(VecRestoreArray(scalars_out_[s], &scalar_out_data_[s]));
-      PetscCall(VecRestoreArrayRead((*scalars_)[s].local(), &scalar_data_[s]));
+    for (size_t s = 0; s < scalars_.size(); ++s) {
+      PetscCall(scalars_out_[s].restore());
+      PetscCall(scalars_[s].restore());
     }
-    PetscCall(VecRestoreArray(velocity_out_, &velocity_out_data_));
-    PetscCall(VecRestoreArrayRead(velocity_->local(), &velocity_data_));
-    PetscCall(VecRestoreArrayRead(carrier_, &carrier_data_));
+    PetscCall(velocity_out_.restore());
+    PetscCall(velocity_.restore());
+    PetscCall(carrier_.restore());
     PetscFunctionReturn(0);
   }
 
   TracePass pass;
 
 private:
-  Vec carrier_ = nullptr, velocity_out_ = nullptr;
-  Field* velocity_ = nullptr;
-  std::vector<Field>* scalars_ = nullptr;
-  std::vector<Vec> scalars_out_;
-  const PetscScalar *carrier_data_ = nullptr, *velocity_data_ = nullptr;
-  PetscScalar* velocity_out_data_ = nullptr;
-  std::vector<const PetscScalar*> scalar_data_;
-  std::vector<PetscScalar*> scalar_out_data_;
+  ReadArray carrier_, velocity_;
+  WriteArray velocity_out_;
+  std::vector<ReadArray> scalars_;
+  std::vector<WriteArray> scalars_out_;
   LocalSampler carrier_sampler_, velocity_sampler_;
 };
 

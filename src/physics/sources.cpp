@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "region_box.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -29,16 +30,10 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
                                    return source.has_velocity && source.when.active(time);
                                  });
 
-  PetscScalar* s_data;
-  ArrayView s;
-  PetscCall(VecGetArray(scalar.global(), &s_data));
-  PetscCall(grid.global_view(scalar.dm(), s_data, &s));
-  PetscScalar* u_data = nullptr;
-  ArrayView u;
-  if (blows) {
-    PetscCall(VecGetArray(velocity.global(), &u_data));
-    PetscCall(grid.global_view(velocity.dm(), u_data, &u));
-  }
+  WriteArray s;
+  PetscCall(s.get_global(scalar));
+  WriteArray u;
+  if (blows) PetscCall(u.get_global(velocity));
   // Sources are applied in job order, so a later source wins where Set regions overlap.
   for (const ScalarSource& source : config.sources) {
     if (!source.when.active(time)) continue;
@@ -68,8 +63,6 @@ PetscErrorCode apply_sources(const ScalarConfig& config, Field& scalar, Field& v
       });
     }
   }
-  if (blows) PetscCall(VecRestoreArray(velocity.global(), &u_data));
-  PetscCall(VecRestoreArray(scalar.global(), &s_data));
   PetscFunctionReturn(0);
 }
 
@@ -81,13 +74,10 @@ PetscErrorCode dissipate(Field& scalar, double rate, double dt) {
              scalar.name().c_str(), rate, dt);
   if (rate == 0.0) PetscFunctionReturn(0);
   const double denominator = 1.0 + dt * rate;
-  PetscScalar* data;
-  ArrayView s;
-  PetscCall(VecGetArray(scalar.global(), &data));
-  PetscCall(grid.global_view(scalar.dm(), data, &s));
+  WriteArray s;
+  PetscCall(s.get_global(scalar));
   for_each_index(grid.owned_cells(),
                  [&](PetscInt i, PetscInt j, PetscInt k) { s(i, j, k) /= denominator; });
-  PetscCall(VecRestoreArray(scalar.global(), &data));
   PetscFunctionReturn(0);
 }
 

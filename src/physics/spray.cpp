@@ -6,53 +6,32 @@
 
 #include "interpolation.hpp"
 #include "particle_swarm.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
 namespace {
 
-/// The swarm's fields for the duration of a loop over its particles.
-class SprayArrays {
-public:
+/// The spray's fields for the duration of a loop over its particles, by column.
+struct SprayArrays : SwarmFields {
   PetscErrorCode open(DM swarm) {
     PetscFunctionBeginUser;
-    swarm_ = swarm;
-    PetscCall(DMSwarmGetLocalSize(swarm, &count));
-    for (size_t f = 0; f < kReals; ++f)
-      PetscCall(DMSwarmGetField(swarm, kRealNames[f], nullptr, nullptr,
-                                reinterpret_cast<void**>(reals[f])));
-    PetscCall(DMSwarmGetField(swarm, Spray::kId, nullptr, nullptr, reinterpret_cast<void**>(&id)));
-    PetscCall(DMSwarmGetField(swarm, DMSwarmField_rank, nullptr, nullptr,
-                              reinterpret_cast<void**>(&rank)));
-    PetscFunctionReturn(0);
-  }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    PetscCall(DMSwarmRestoreField(swarm_, DMSwarmField_rank, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&rank)));
-    PetscCall(DMSwarmRestoreField(swarm_, Spray::kId, nullptr, nullptr,
-                                  reinterpret_cast<void**>(&id)));
-    for (size_t f = kReals; f-- > 0;)
-      PetscCall(DMSwarmRestoreField(swarm_, kRealNames[f], nullptr, nullptr,
-                                    reinterpret_cast<void**>(reals[f])));
+    PetscCall(SwarmFields::open(swarm, kSprayTable));
+    position = real(kSprayPosition);
+    velocity = real(kSprayVelocity);
+    radius = real(kSprayRadius);
+    life = real(kSprayLife);
+    kind = real(kSprayKind);
+    id = int64(kSprayId);
     PetscFunctionReturn(0);
   }
 
-  static constexpr size_t kReals = 5;
-  static constexpr const char* kRealNames[kReals] = {Spray::kPosition, Spray::kVelocity,
-                                                     Spray::kRadius, Spray::kLife, Spray::kKind};
-  PetscInt count = 0;
   double* position = nullptr;  // 3 per particle
   double* velocity = nullptr;  // 3 per particle
   double* radius = nullptr;
   double* life = nullptr;
   double* kind = nullptr;
   std::int64_t* id = nullptr;
-  PetscInt* rank = nullptr;
-
-private:
-  double** reals[kReals] = {&position, &velocity, &radius, &life, &kind};
-  DM swarm_ = nullptr;
 };
 
 constexpr double kSpray = 0.0, kFoam = 1.0;
@@ -77,9 +56,7 @@ PetscErrorCode Spray::setup(const Grid& grid, const SolidMask& solids,
   if (config_.radius == 0.0) config_.radius = 0.25 * h_;
   if (!enabled()) PetscFunctionReturn(0);
   PetscCall(owners_.setup(grid));
-  PetscCall(create_particle_swarm(
-      grid, "spray", {{kPosition, 3}, {kVelocity, 3}, {kRadius, 1}, {kLife, 1}, {kKind, 1}}, kId,
-      &swarm_));
+  PetscCall(create_particle_swarm(grid, kSprayTable, &swarm_));
   PetscFunctionReturn(0);
 }
 
@@ -119,17 +96,15 @@ PetscErrorCode Spray::remove(const std::vector<PetscInt>& indices) {
   return remove_particles(swarm_, indices);
 }
 
-PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, owners_, kPosition); }
+PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, kSprayTable, owners_); }
 
 PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
                            std::vector<PetscInt>* gone, std::vector<Particle>* born) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar* u_data;
-  ArrayView u_view;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_view));
+  ReadArray u_view;
+  PetscCall(u_view.get_local(velocity));
   const LocalSampler sampler(grid, u_view, Interpolation::Linear);
   // The flight's exact solution over dt: v(t) = v_inf + (v - v_inf) e^{-k t}, v_inf = g / k; a
   // parabola without drag.
@@ -199,7 +174,6 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
     }
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscFunctionReturn(0);
 }
 
@@ -208,10 +182,8 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar* phi_data;
-  ArrayView level;
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray level;
+  PetscCall(level.get_local(phi));
   const LocalSampler sampler(grid, level, Interpolation::Linear);
   const auto sample = [&](const double point[3], double* value) {
     double x[3] = {point[0], point[1], point[2]};
@@ -268,7 +240,6 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
     canonical_point(sampler.axes(), dim, x);
   }
   PetscCall(p.close());
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
   PetscFunctionReturn(0);
 }
 
@@ -277,12 +248,9 @@ PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, P
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  const PetscScalar *phi_data, *u_data;
-  ArrayView level, u;
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
+  ReadArray level, u;
+  PetscCall(level.get_local(phi));
+  PetscCall(u.get_local(velocity));
   const std::uint64_t cells = static_cast<std::uint64_t>(grid.cells(0)) *
                               static_cast<std::uint64_t>(grid.cells(1)) *
                               static_cast<std::uint64_t>(grid.cells(2));
@@ -351,8 +319,6 @@ PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, P
       if (inside) born->push_back(particle);
     }
   });
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
   PetscFunctionReturn(0);
 }
 
@@ -395,16 +361,7 @@ PetscErrorCode Spray::census(PetscInt* spray, PetscInt* foam) const {
 PetscErrorCode Spray::restore(const SprayRecords& in) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
-  PetscCall(DMSwarmSetLocalSizes(swarm_, static_cast<PetscInt>(in.size()), 1024));
-  SprayArrays p;
-  PetscCall(p.open(swarm_));
-  std::copy(in.position.begin(), in.position.end(), p.position);
-  std::copy(in.velocity.begin(), in.velocity.end(), p.velocity);
-  std::copy(in.radius.begin(), in.radius.end(), p.radius);
-  std::copy(in.life.begin(), in.life.end(), p.life);
-  std::copy(in.kind.begin(), in.kind.end(), p.kind);
-  std::copy(in.id.begin(), in.id.end(), p.id);
-  PetscCall(p.close());
+  PetscCall(replace_particles(swarm_, in));
   // A share of a checkpoint's particles may lie anywhere in the domain.
   PetscCall(migrate());
   PetscFunctionReturn(0);
@@ -414,16 +371,7 @@ PetscErrorCode Spray::records(SprayRecords* out) const {
   PetscFunctionBeginUser;
   out->resize(0);
   if (!enabled()) PetscFunctionReturn(0);
-  SprayArrays p;
-  PetscCall(p.open(swarm_));
-  out->resize(static_cast<size_t>(p.count));
-  std::copy(p.position, p.position + 3 * p.count, out->position.begin());
-  std::copy(p.velocity, p.velocity + 3 * p.count, out->velocity.begin());
-  std::copy(p.radius, p.radius + p.count, out->radius.begin());
-  std::copy(p.life, p.life + p.count, out->life.begin());
-  std::copy(p.kind, p.kind + p.count, out->kind.begin());
-  std::copy(p.id, p.id + p.count, out->id.begin());
-  PetscCall(p.close());
+  PetscCall(copy_particles(swarm_, out));
   PetscFunctionReturn(0);
 }
 

@@ -78,14 +78,6 @@ public:
   /// each to the rank that owns its cell. Collective.
   PetscErrorCode restore(const SprayRecords& in);
 
-  /// The fields of one particle, as the swarm stores them.
-  static constexpr const char* kPosition = "position";
-  static constexpr const char* kVelocity = "velocity";
-  static constexpr const char* kRadius = "radius";
-  static constexpr const char* kLife = "life";
-  static constexpr const char* kKind = "kind";  // 0 spray, 1 foam
-  static constexpr const char* kId = "id";
-
 private:
   struct Particle {
     std::array<double, 3> x, v;

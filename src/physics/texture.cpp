@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 PetscErrorCode TextureCoordinates::setup(const Grid& grid, const JobConfig& job) {
@@ -31,15 +33,12 @@ PetscErrorCode TextureCoordinates::reset(std::vector<Field>& scalars, int set) c
     Field& coordinate = scalars[static_cast<size_t>(index_[set][static_cast<size_t>(axis)])];
     const double origin = grid.origin(axis);
     const double size = grid.spacing(axis) * static_cast<double>(grid.cells(axis));
-    PetscScalar* data;
-    ArrayView s;
-    PetscCall(VecGetArray(coordinate.global(), &data));
-    PetscCall(grid.global_view(coordinate.dm(), data, &s));
+    WriteArray s;
+    PetscCall(s.get_global(coordinate));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
       const PetscInt at[3] = {i, j, k};
       s(i, j, k) = (grid.cell_center(axis, at[axis]) - origin) / size;
     });
-    PetscCall(VecRestoreArray(coordinate.global(), &data));
   }
   PetscFunctionReturn(0);
 }

@@ -1,6 +1,8 @@
 // Extending the liquid's velocity into the air (see velocity_extension.hpp).
 #include "velocity_extension.hpp"
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 namespace {
@@ -28,16 +30,12 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
   const SolidMask& solids = *solids_;
   const int dim = grid.dim();
   PetscCall(phi.fill_ghosts());
-  const PetscScalar* phi_data;
-  ArrayView level;
-  PetscCall(VecGetArrayRead(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), const_cast<PetscScalar*>(phi_data), &level));
+  ReadArray level;
+  PetscCall(level.get_local(phi));
 
   // The marks of the owned faces: the liquid's faces are the sources.
-  PetscScalar* marks;
-  ArrayView mark;
-  PetscCall(VecGetArray(known_, &marks));
-  PetscCall(grid.global_view(grid.face_dm(), marks, &mark));
+  WriteArray mark;
+  PetscCall(mark.get_global(grid.face_dm(), known_));
   for (int c = 0; c < dim; ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       const bool touches = solids.liquid(level, i, j, k) ||
@@ -45,8 +43,8 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
       mark(i, j, k, c) = touches ? kSource
                                  : (solids.fixed_face(c, i, j, k) ? kPrescribed : kUnknown);
     });
-  PetscCall(VecRestoreArray(known_, &marks));
-  PetscCall(VecRestoreArrayRead(phi.local(), &phi_data));
+  PetscCall(mark.restore());
+  PetscCall(level.restore());
 
   for (int layer = 0; layer < layers_; ++layer) {
     PetscCall(velocity.fill_ghosts());
@@ -54,17 +52,12 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
     PetscCall(VecSet(known_local_, kUnknown));
     PetscCall(DMGlobalToLocalBegin(grid.face_dm(), known_, INSERT_VALUES, known_local_));
     PetscCall(DMGlobalToLocalEnd(grid.face_dm(), known_, INSERT_VALUES, known_local_));
-    const PetscScalar *u_local, *marks_local;
-    PetscScalar *u_global, *marks_global;
-    ArrayView u, u_out, seen, seen_out;
-    PetscCall(VecGetArrayRead(velocity.local(), &u_local));
-    PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_local), &u));
-    PetscCall(VecGetArrayRead(known_local_, &marks_local));
-    PetscCall(grid.local_view(grid.face_dm(), const_cast<PetscScalar*>(marks_local), &seen));
-    PetscCall(VecGetArray(velocity.global(), &u_global));
-    PetscCall(grid.global_view(velocity.dm(), u_global, &u_out));
-    PetscCall(VecGetArray(known_, &marks_global));
-    PetscCall(grid.global_view(grid.face_dm(), marks_global, &seen_out));
+    ReadArray u, seen;
+    WriteArray u_out, seen_out;
+    PetscCall(u.get_local(velocity));
+    PetscCall(seen.get_local(grid.face_dm(), known_local_));
+    PetscCall(u_out.get_global(velocity));
+    PetscCall(seen_out.get_global(grid.face_dm(), known_));
     for (int c = 0; c < dim; ++c)
       for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
         if (seen(i, j, k, c) != kUnknown) return;
@@ -82,25 +75,16 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
         u_out(i, j, k, c) = sum / count;
         seen_out(i, j, k, c) = kSource;
       });
-    PetscCall(VecRestoreArray(known_, &marks_global));
-    PetscCall(VecRestoreArray(velocity.global(), &u_global));
-    PetscCall(VecRestoreArrayRead(known_local_, &marks_local));
-    PetscCall(VecRestoreArrayRead(velocity.local(), &u_local));
   }
 
   // Beyond the band: at rest.
-  PetscCall(VecGetArray(known_, &marks));
-  PetscCall(grid.global_view(grid.face_dm(), marks, &mark));
-  PetscScalar* u_global;
-  ArrayView u_out;
-  PetscCall(VecGetArray(velocity.global(), &u_global));
-  PetscCall(grid.global_view(velocity.dm(), u_global, &u_out));
+  PetscCall(mark.get_global(grid.face_dm(), known_));
+  WriteArray u_out;
+  PetscCall(u_out.get_global(velocity));
   for (int c = 0; c < dim; ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       if (mark(i, j, k, c) == kUnknown) u_out(i, j, k, c) = 0.0;
     });
-  PetscCall(VecRestoreArray(velocity.global(), &u_global));
-  PetscCall(VecRestoreArray(known_, &marks));
   PetscFunctionReturn(0);
 }
 

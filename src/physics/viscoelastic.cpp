@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "limiters.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -19,42 +20,27 @@ int component_of(int a, int b, int dim) {
   return lo == 0 ? 2 + hi : 5;  // xy 3, xz 4, yz 5
 }
 
-/// Views of the strain components' vectors: the global ones (to write) or the local ones (to
-/// read with their ghosts), opened and closed together.
+/// The strain components' vectors, opened together: the global ones to write
+/// (StrainArrays<Access::Write>) or the local ones to read with their ghosts (Access::Read).
+template <Access A>
 class StrainArrays {
 public:
-  PetscErrorCode open(const Grid& grid, const std::vector<Field>& scalars, int first, int count,
-                      bool ghosted) {
+  PetscErrorCode open(const std::vector<Field>& scalars, int first, int count) {
     PetscFunctionBeginUser;
-    ghosted_ = ghosted;
-    count_ = count;
     for (int n = 0; n < count; ++n) {
-      fields_[n] = &scalars[static_cast<size_t>(first + n)];
-      Vec v = ghosted ? fields_[n]->local() : fields_[n]->global();
-      PetscCall(VecGetArray(v, &data_[n]));
-      if (ghosted)
-        PetscCall(grid.local_view(fields_[n]->dm(), data_[n], &views_[n]));
-      else
-        PetscCall(grid.global_view(fields_[n]->dm(), data_[n], &views_[n]));
+      const Field& field = scalars[static_cast<size_t>(first + n)];
+      if constexpr (A == Access::Write) {
+        PetscCall(arrays_[n].get_global(field));
+      } else {
+        PetscCall(arrays_[n].get_local(field));
+      }
     }
     PetscFunctionReturn(0);
   }
-  PetscErrorCode close() {
-    PetscFunctionBeginUser;
-    for (int n = 0; n < count_; ++n)
-      PetscCall(VecRestoreArray(ghosted_ ? fields_[n]->local() : fields_[n]->global(),
-                                &data_[n]));
-    count_ = 0;
-    PetscFunctionReturn(0);
-  }
-  const ArrayView& operator[](int n) const { return views_[n]; }
+  const typename VecArray<A>::View& operator[](int n) const { return arrays_[n].view(); }
 
 private:
-  bool ghosted_ = false;
-  int count_ = 0;
-  std::array<const Field*, 6> fields_{};
-  std::array<PetscScalar*, 6> data_{};
-  std::array<ArrayView, 6> views_{};
+  std::array<VecArray<A>, 6> arrays_;
 };
 
 }  // namespace
@@ -122,15 +108,11 @@ PetscErrorCode Viscoelastic::update_strain(const Field& velocity, std::vector<Fi
              "viscoelastic: %d scalars given, but the material is scalar %d",
              static_cast<int>(scalars.size()), material_index_);
   const Field& material = scalars[static_cast<size_t>(material_index_)];
-  const PetscScalar* material_data = nullptr;
-  const PetscScalar* velocity_data = nullptr;
-  ArrayView m, u;
-  PetscCall(VecGetArrayRead(material.global(), &material_data));
-  PetscCall(grid.global_view(material.dm(), const_cast<PetscScalar*>(material_data), &m));
-  PetscCall(VecGetArrayRead(velocity.local(), &velocity_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(velocity_data), &u));
-  StrainArrays strain;
-  PetscCall(strain.open(grid, scalars, config_.first_strain, components_, false));
+  ReadArray m, u;
+  PetscCall(m.get_global(material));
+  PetscCall(u.get_local(velocity));
+  StrainArrays<Access::Write> strain;
+  PetscCall(strain.open(scalars, config_.first_strain, components_));
 
   std::array<double, 3> h{1.0, 1.0, 1.0};
   for (int a = 0; a < dim; ++a) h[a] = grid.spacing(a);
@@ -186,9 +168,6 @@ PetscErrorCode Viscoelastic::update_strain(const Field& velocity, std::vector<Fi
     for (int n = 0; n < components; ++n) strain[n](i, j, k) = keep * e[n];
   });
 
-  PetscCall(strain.close());
-  PetscCall(VecRestoreArrayRead(velocity.local(), &velocity_data));
-  PetscCall(VecRestoreArrayRead(material.global(), &material_data));
   PetscFunctionReturn(0);
 }
 
@@ -199,17 +178,15 @@ PetscErrorCode Viscoelastic::add_force(const std::vector<Field>& scalars, Field&
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   if (faces_.version() != solids_->version()) faces_.setup(grid, *solids_);
-  StrainArrays strain;
-  PetscCall(strain.open(grid, scalars, config_.first_strain, components_, true));
-  PetscScalar* velocity_data = nullptr;
-  ArrayView u;
-  PetscCall(VecGetArray(velocity.global(), &velocity_data));
-  PetscCall(grid.global_view(velocity.dm(), velocity_data, &u));
+  StrainArrays<Access::Read> strain;
+  PetscCall(strain.open(scalars, config_.first_strain, components_));
+  WriteArray u;
+  PetscCall(u.get_global(velocity));
   std::array<double, 3> h{1.0, 1.0, 1.0};
   for (int a = 0; a < dim; ++a) h[a] = grid.spacing(a);
   const double modulus = config_.elastic_modulus;
   for (int a = 0; a < dim; ++a) {
-    const ArrayView& diagonal = strain[component_of(a, a, dim)];
+    const ConstArrayView& diagonal = strain[component_of(a, a, dim)];
     // The other axes b and the views of E_ab; their offsets in a local vector: every strain
     // component shares the cell DM's layout.
     int others = 0;
@@ -235,8 +212,6 @@ PetscErrorCode Viscoelastic::add_force(const std::vector<Field>& scalars, Field&
       }
     });
   }
-  PetscCall(VecRestoreArray(velocity.global(), &velocity_data));
-  PetscCall(strain.close());
   PetscFunctionReturn(0);
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lanes.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -40,7 +41,7 @@ Real larger(Real a, Real b) {
 /// 2 it can be evaluated on the owned cells and one layer beyond them. Neighbours are reached by
 /// constant strides from the cell's first face, so a cell costs one index computation.
 struct Curl {
-  Curl(const ArrayView& velocity, const Grid& grid) : u(velocity), dim(grid.dim()) {
+  Curl(const ConstArrayView& velocity, const Grid& grid) : u(velocity), dim(grid.dim()) {
     stride = {u.dof, u.dof * u.width[0], u.dof * u.width[0] * u.width[1]};
     for (int a = 0; a < dim; ++a) inv_2h[a] = 0.5 / grid.spacing(a);
   }
@@ -75,7 +76,7 @@ struct Curl {
     evaluate<Lanes>([&](PetscInt o) { return gather(p + o, next); }, omega);
   }
 
-  ArrayView u;
+  ConstArrayView u;
   int dim;
   std::array<PetscInt, 3> stride;                // between neighbours along x, y, z
   std::array<double, 3> inv_2h{0.0, 0.0, 0.0};  // 1 / (2 h_a)
@@ -138,25 +139,21 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
   const double scale = epsilon_ * h;
   const Field& velocity = state.velocity;
 
-  const PetscScalar* u_data;
-  ArrayView u_local;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u_local));
+  ReadArray u_local;
+  PetscCall(u_local.get_local(velocity));
   const Curl curl(u_local, grid);
 
   // |omega| on the owned cells, then its halo: the gradient at a rank's edge needs its
   // neighbour's values. Cells outside a non-periodic boundary are never read (even_mirror).
   DM cell_dm = grid.cell_dm();
-  Vec eta_global, eta_local;
-  PetscScalar* eta_data;
-  ArrayView eta;
-  PetscCall(DMGetGlobalVector(cell_dm, &eta_global));
-  PetscCall(VecGetArray(eta_global, &eta_data));
-  PetscCall(grid.global_view(cell_dm, eta_data, &eta));
+  BorrowedVec eta_global, eta_local;
+  WriteArray eta_out;
+  PetscCall(eta_global.get_global(cell_dm));
+  PetscCall(eta_out.get_global(cell_dm, eta_global));
   const IndexBox owned = grid.owned_cells();
   for (PetscInt k = owned.lo[2]; k < owned.hi[2]; ++k)
     for (PetscInt j = owned.lo[1]; j < owned.hi[1]; ++j) {
-      PetscScalar* row = &eta(owned.lo[0], j, k);
+      PetscScalar* row = &eta_out(owned.lo[0], j, k);
       PetscInt i = owned.lo[0];
       for (; i + kLanes <= owned.hi[0]; i += kLanes) {
         Lanes omega[3];
@@ -171,14 +168,14 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
             square_root(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]);
       }
     }
-  PetscCall(VecRestoreArray(eta_global, &eta_data));
-  PetscCall(DMGetLocalVector(cell_dm, &eta_local));
+  PetscCall(eta_out.restore());
+  PetscCall(eta_local.get_local(cell_dm));
   PetscCall(DMGlobalToLocalBegin(cell_dm, eta_global, INSERT_VALUES, eta_local));
   PetscCall(DMGlobalToLocalEnd(cell_dm, eta_global, INSERT_VALUES, eta_local));
-  PetscCall(DMRestoreGlobalVector(cell_dm, &eta_global));
-  const PetscScalar* eta_local_data;
-  PetscCall(VecGetArrayRead(eta_local, &eta_local_data));
-  PetscCall(grid.local_view(cell_dm, const_cast<PetscScalar*>(eta_local_data), &eta));
+  PetscCall(eta_global.give_back());
+  ReadArray eta_array;
+  PetscCall(eta_array.get_local(cell_dm, eta_local));
+  const ConstArrayView& eta = eta_array.view();
 
   // F on one row (j, kc) of the box into a plane: four cells at a time where both x neighbours
   // are plain neighbours (inside the domain or across a periodic boundary), else one by one.
@@ -275,9 +272,6 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
       });
     }
   }
-  PetscCall(VecRestoreArrayRead(eta_local, &eta_local_data));
-  PetscCall(DMRestoreLocalVector(cell_dm, &eta_local));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscFunctionReturn(0);
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "vec_array.hpp"
+
 namespace sf {
 
 namespace {
@@ -13,8 +15,9 @@ namespace {
 /// DM_BOUNDARY_GHOSTED, the ghosts beyond it). `level` and `u` are both global or both local
 /// views.
 template <typename F>
-void for_each_leaving_cell(const Grid& grid, const SolidMask& solids, const ArrayView& level,
-                           const ArrayView& u, const IndexBox& cells, F&& f) {
+void for_each_leaving_cell(const Grid& grid, const SolidMask& solids,
+                           const ConstArrayView& level, const ConstArrayView& u,
+                           const IndexBox& cells, F&& f) {
   for (int a = 0; a < grid.dim(); ++a)
     for (int side = 0; side < 2; ++side) {
       if (!solids.wall(a, side)) continue;
@@ -39,32 +42,24 @@ PetscErrorCode hold_surfaces_at_leaving_walls(const Field& velocity, Field& phi,
                                               const SolidMask& solids) {
   PetscFunctionBeginUser;
   const Grid& grid = phi.grid();
-  const PetscScalar* u_data;
-  PetscScalar* phi_data;
-  ArrayView u, level;
-  PetscCall(VecGetArrayRead(velocity.global(), &u_data));
-  PetscCall(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArray(phi.global(), &phi_data));
-  PetscCall(grid.global_view(phi.dm(), phi_data, &level));
+  ReadArray u;
+  WriteArray level;
+  PetscCall(u.get_global(velocity));
+  PetscCall(level.get_global(phi));
   for_each_leaving_cell(grid, solids, level, u, grid.owned_cells(),
                         [&](PetscInt i, PetscInt j, PetscInt k, int a, int) {
                           level(i, j, k) = std::max(level(i, j, k), -0.5 * grid.spacing(a));
                         });
-  PetscCall(VecRestoreArray(phi.global(), &phi_data));
-  PetscCall(VecRestoreArrayRead(velocity.global(), &u_data));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const SolidMask& solids) {
   PetscFunctionBeginUser;
   const Grid& grid = phi.grid();
-  const PetscScalar* u_data;
-  PetscScalar* phi_data;
-  ArrayView u, level;
-  PetscCall(VecGetArrayRead(velocity.local(), &u_data));
-  PetscCall(grid.local_view(velocity.dm(), const_cast<PetscScalar*>(u_data), &u));
-  PetscCall(VecGetArray(phi.local(), &phi_data));
-  PetscCall(grid.local_view(phi.dm(), phi_data, &level));
+  ReadArray u;
+  WriteArray level;
+  PetscCall(u.get_local(velocity));
+  PetscCall(level.get_local(phi));
   // The cells next to a wall over the local extent of the other axes, within the domain.
   IndexBox cells;
   for (int b = 0; b < 3; ++b) {
@@ -89,8 +84,6 @@ PetscErrorCode open_separating_walls(const Field& velocity, Field& phi, const So
                                 std::max((layer - 0.5) * h, inside + layer * h);
                           }
                         });
-  PetscCall(VecRestoreArray(phi.local(), &phi_data));
-  PetscCall(VecRestoreArrayRead(velocity.local(), &u_data));
   PetscFunctionReturn(0);
 }
 

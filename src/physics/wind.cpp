@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "region.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -12,10 +13,8 @@ PetscErrorCode Wind::apply(Field& velocity, const FreeFaces& faces, double dt) c
   const int dim = grid.dim();
   const double relax = std::min(1.0, config_.rate * dt);
   const bool everywhere = !config_.has_region;
-  PetscScalar* u_data;
-  ArrayView u;
-  PetscCall(VecGetArray(velocity.global(), &u_data));
-  PetscCall(grid.global_view(velocity.dm(), u_data, &u));
+  WriteArray u;
+  PetscCall(u.get_global(velocity));
   faces.for_each([&](int c, PetscInt i, PetscInt j, PetscInt k) {
     if (!everywhere) {
       double x[3];
@@ -24,7 +23,6 @@ PetscErrorCode Wind::apply(Field& velocity, const FreeFaces& faces, double dt) c
     }
     u(i, j, k, c) = (1.0 - relax) * u(i, j, k, c) + relax * config_.velocity[c];
   });
-  PetscCall(VecRestoreArray(velocity.global(), &u_data));
   PetscFunctionReturn(0);
 }
 

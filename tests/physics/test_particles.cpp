@@ -79,7 +79,7 @@ long misplaced(const Liquid& s) {
   long wrong = 0;
   for (size_t p = 0; p < records.size(); ++p)
     for (int a = 0; a < 2; ++a) {
-      const auto cell = static_cast<PetscInt>(std::floor(records.position[3 * p + a] /
+      const auto cell = static_cast<PetscInt>(std::floor(records[kParticlePosition][3 * p + a] /
                                                           s.grid.spacing(a)));
       if (cell < owned.lo[a] || cell >= owned.hi[a]) ++wrong;
     }
@@ -115,13 +115,14 @@ TEST(Particles, MigrateAcrossRanksWithNoneLostOrDoubled) {
   ASSERT_EQ(world->particles.records(&mine), 0);
   ASSERT_EQ(self->particles.records(&all), 0);
   std::map<std::int64_t, size_t> by_id;
-  for (size_t p = 0; p < all.size(); ++p) by_id[all.id[p]] = p;
+  for (size_t p = 0; p < all.size(); ++p)
+    by_id[static_cast<std::int64_t>(all[kParticleId][p])] = p;
   long differ = 0;
   for (size_t p = 0; p < mine.size(); ++p) {
-    const auto found = by_id.find(mine.id[p]);
+    const auto found = by_id.find(static_cast<std::int64_t>(mine[kParticleId][p]));
     if (found == by_id.end() ||
-        std::memcmp(&mine.position[3 * p], &all.position[3 * found->second],
-                    3 * sizeof(double)) != 0)
+        std::memcmp(&mine[kParticlePosition][3 * p],
+                    &all[kParticlePosition][3 * found->second], 3 * sizeof(double)) != 0)
       ++differ;
   }
   EXPECT_EQ(test::global_sum(differ), 0);

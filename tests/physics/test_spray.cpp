@@ -78,7 +78,7 @@ TEST(Spray, FliesOnTheExactTrajectoryOfGravityAndDragFromRankToRank) {
     double worst = 0.0;
     for (size_t p = 0; p < records.size(); ++p) {
       std::array<double, 3> x, v;
-      start(static_cast<int>(records.id[p]), &x, &v);
+      start(static_cast<int>(records[kSprayId][p]), &x, &v);
       const double gravity[2] = {0.0, g};
       for (int a = 0; a < 2; ++a) {
         double position = 0.0, velocity = 0.0;
@@ -90,10 +90,10 @@ TEST(Spray, FliesOnTheExactTrajectoryOfGravityAndDragFromRankToRank) {
           position = x[a] + terminal * t + (v[a] - terminal) * (1.0 - std::exp(-k * t)) / k;
           velocity = terminal + (v[a] - terminal) * std::exp(-k * t);
         }
-        worst = std::max({worst, std::abs(records.position[3 * p + a] - position),
-                          std::abs(records.velocity[3 * p + a] - velocity)});
+        worst = std::max({worst, std::abs(records[kSprayPosition][3 * p + a] - position),
+                          std::abs(records[kSprayVelocity][3 * p + a] - velocity)});
       }
-      EXPECT_NE(records.id[p], 16);
+      EXPECT_NE(records[kSprayId][p], 16.0);
     }
     EXPECT_LT(test::global_max(worst), 1e-12) << "drag " << k;
     const Census c = count(simulation);
@@ -130,8 +130,8 @@ void surface_distances(Simulation& simulation, double* foam_off, double* spray_l
   const double h = grid.spacing(0);
   for (size_t p = 0; p < records.size(); ++p) {
     double value = 0.0;
-    ASSERT_TRUE(sampler.sample(0, -1, &records.position[3 * p], &value));
-    if (records.kind[p] == 1.0)
+    ASSERT_TRUE(sampler.sample(0, -1, &records[kSprayPosition][3 * p], &value));
+    if (records[kSprayKind][p] == 1.0)
       *foam_off = std::max(*foam_off, std::abs(value) / h);
     else
       *spray_least = std::min(*spray_least, value / h);
@@ -209,27 +209,22 @@ TEST(Spray, SplittingKeepsTheVolume) {
   SprayRecords records;
   ASSERT_EQ(simulation.spray().records(&records), 0);
   double volume = 0.0;
-  for (const double r : records.radius) volume += r * r * r;
+  for (const double r : records[kSprayRadius]) volume += r * r * r;
   EXPECT_NEAR(test::global_total(volume), 10 * radius * radius * radius,
               1e-12 * radius * radius * radius);
   EXPECT_GT(count(simulation).spray, 40);  // 10 (2 - e^-0.5)^10 = 275 expected
 }
 
-/// This rank's particles as rows (x y z vx vy vz radius life kind id), sorted by id.
+/// This rank's particles as rows (x y z vx vy vz radius life kind id: a checkpoint's), sorted by
+/// id.
 std::vector<std::array<double, 10>> sorted_rows(Simulation& simulation) {
   SprayRecords records;
   EXPECT_EQ(simulation.spray().records(&records), 0);
+  EXPECT_EQ(records.table().row_width(), 10u);
+  const std::vector<double> values = records.rows();
   std::vector<std::array<double, 10>> rows(records.size());
-  for (size_t p = 0; p < records.size(); ++p) {
-    for (int a = 0; a < 3; ++a) {
-      rows[p][a] = records.position[3 * p + a];
-      rows[p][3 + a] = records.velocity[3 * p + a];
-    }
-    rows[p][6] = records.radius[p];
-    rows[p][7] = records.life[p];
-    rows[p][8] = records.kind[p];
-    rows[p][9] = static_cast<double>(records.id[p]);
-  }
+  for (size_t p = 0; p < records.size(); ++p)
+    std::copy(&values[10 * p], &values[10 * p] + 10, rows[p].begin());
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a[9] < b[9]; });
   return rows;
