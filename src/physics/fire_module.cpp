@@ -1,6 +1,6 @@
-// Fire (fire.hpp; Nguyen, Fedkiw & Jensen 2002, simplified as Stam's "Real-time fluid dynamics
-// for games" does it): after the forces, the fuel where the gas is hot enough burns into heat and
-// soot, and the gas it burns expands in this step's projection (a source of divergence).
+// Fire (fire.hpp; the burning gas of Nguyen, Fedkiw & Jensen 2002, as docs/design.md gives it):
+// after the forces, the fuel where the gas is hot enough burns into heat and soot, and the gas it
+// burns expands in this step's projection (a source of divergence).
 #include "fire.hpp"
 #include "module.hpp"
 

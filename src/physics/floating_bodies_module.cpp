@@ -1,8 +1,9 @@
-// Rigid bodies that float in a liquid (floating_bodies.hpp; the coupling of Batty, Bertails &
-// Bridson 2007): each step a body moves over the step at the velocity it has, falls with gravity
-// after the forces, takes the liquid's viscous drag after the velocity's diffusion, and gets its
-// new velocity from the free-surface projection, which solves for it with the pressure (the
-// projection finds the bodies in Flow::bodies).
+// Rigid bodies that float in a liquid (floating_bodies.hpp; Foster & Metaxas 1996 §5, coupled
+// implicitly as Batty, Bertails & Bridson 2007 couple rigid bodies to a pressure solve): each
+// step a body moves over the step at the velocity it has, falls with gravity after the forces,
+// takes the liquid's viscous drag after the velocity's diffusion, and gets its new velocity from
+// the free-surface projection, which solves for it with the pressure (the projection finds the
+// bodies in Flow::bodies).
 #include <algorithm>
 #include <cmath>
 

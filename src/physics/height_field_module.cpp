@@ -1,8 +1,7 @@
-// A liquid surface kept as a height field (height_field.hpp; the shallow surfaces of Kass &
-// Miller 1990 and of the height-field liquids the papers' oceans use): the level set is its
-// distance, which the advection must leave as it was, and which moves, after the velocity is
-// extended into the air, with the step's final velocity. The level set module then does not
-// reinitialise it.
+// A liquid surface kept as a height field (height_field.hpp; Foster & Metaxas 1996, §4.3): the
+// level set is its distance, which the advection must leave as it was, and which moves, after
+// the velocity is extended into the air, with the step's final velocity. The level set module
+// then does not reinitialise it.
 #include "height_field.hpp"
 #include "module.hpp"
 

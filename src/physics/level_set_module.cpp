@@ -1,8 +1,9 @@
-// A liquid's surface as a level set phi < 0 in the liquid (level_set.hpp; Osher & Fedkiw 2003),
-// corrected by marker particles (particle_level_set.hpp; Enright, Fedkiw, Ferziger & Mitchell
-// 2002), its velocity extended into the air (velocity_extension.hpp), the liquid's sources and
-// sinks (liquid_sources.hpp) and the walls it leaves (wall_separation.hpp). phi is the scalar
-// after the job's own: the advection carries it with them, frames and checkpoints keep it.
+// A liquid's surface as a level set phi < 0 in the liquid (level_set.hpp; Osher & Sethian 1988,
+// Foster & Fedkiw 2001), corrected by marker particles (particle_level_set.hpp; Enright, Fedkiw,
+// Ferziger & Mitchell 2002), its velocity extended into the air (velocity_extension.hpp), the
+// liquid's sources and sinks (liquid_sources.hpp) and the walls it leaves (wall_separation.hpp).
+// phi is the scalar after the job's own: the advection carries it with them, frames and
+// checkpoints keep it.
 //
 // With a liquid the step advects first (the liquid's base scheme): phi moves with the
 // divergence-free velocity the last step left; this module then corrects and reinitialises it,
