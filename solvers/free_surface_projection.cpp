@@ -1,5 +1,6 @@
 // The free-surface projection (see free_surface_projection.hpp for the rows and their sources).
 #include "free_surface_projection.hpp"
+#include "free_surface_projection_impl.hpp"
 
 #include <petscksp.h>
 
@@ -13,108 +14,6 @@
 #include "vec_array.hpp"
 
 namespace sf {
-
-namespace {
-
-using OwnedNullSpace = Owned<MatNullSpace, MatNullSpaceDestroy>;
-
-constexpr const char* kPrefix = "pressure_";
-
-}  // namespace
-
-struct FreeSurfaceProjection::Impl {
-  const Grid* grid = nullptr;
-  const SolidMask* solids = nullptr;
-  Field* phi = nullptr;
-  OwnedDM dm;
-  OwnedMat matrix;
-  OwnedKSP ksp;
-  OwnedNullSpace null_space;
-  OwnedVec pressure;
-  OwnedVec pressure_local;
-  OwnedVec rhs;
-  double last_dt = 0.0;
-  std::array<double, 3> inv_h2{0.0, 0.0, 0.0};
-  double decoupled = 0.0;  // the diagonal of the rows p = 0: sum_a 2 / h_a^2
-  std::vector<AirPressure> air;  // the air's pressure on the surface; none: p = 0 there
-  double time = 0.0;             // of the projection: where the air's patches are
-  bool walls_may_open = true;    // false: every wall stays closed (a height field)
-
-  /// The air's pressure on the surface between liquid cell (i, j, k) and its side `side` along
-  /// axis a, `fraction` of a spacing from the cell's centre.
-  double surface_pressure(PetscInt i, PetscInt j, PetscInt k, int a, int side,
-                          double fraction) const {
-    if (air.empty()) return 0.0;
-    const Grid& g = *grid;
-    const PetscInt at[3] = {i, j, k};
-    double x[3] = {0.0, 0.0, 0.0};
-    for (int d = 0; d < g.dim(); ++d) x[d] = g.cell_center(d, at[d]);
-    x[a] += (side == 0 ? -fraction : fraction) * g.spacing(a);
-    return air_pressure(air, x, time, g.dim());
-  }
-
-  /// The surface's distance from the centre of liquid cell s towards its air neighbour n, as a
-  /// fraction of the spacing.
-  static double theta(double phi_s, double phi_n) {
-    return std::max(phi_s / (phi_s - phi_n), kLeastTheta);
-  }
-
-  // Floating bodies (couple()): per liquid cell next to a body, its column G_c of that body
-  // (floating_bodies.hpp), and per body the inverse of its mass with the liquid's half cells.
-  struct BodyRow {
-    size_t offset;  // the cell in the owned box (box_offset)
-    size_t body;
-    std::array<double, FloatingBodies::kDofs> g;
-  };
-  FloatingBodies* bodies = nullptr;
-  std::vector<BodyRow> body_rows;
-  std::vector<double> inverse_mass;  // kDofs^2 per body
-  // True if G 1 = 0: the bodies' faces next to liquid close round them (a body that touched
-  // another obstacle would lose faces there; FloatingBodies::check_clear stops that first).
-  bool constant_free_of_bodies = true;
-  double cell_volume = 1.0;
-  OwnedMat coupled;  // the shell A + V_cell G^T M^-1 G
-
-  /// The bodies' rows and masses from the liquid and the mask as they are now. Collective.
-  PetscErrorCode build_coupling(const ConstArrayView& level);
-  /// Per body, V_cell G x (kDofs numbers each): the generalised force of a pressure x.
-  /// Collective.
-  PetscErrorCode body_forces(Vec x, std::vector<double>* forces) const;
-  /// y = A x + G^T M^-1 (V_cell G x).
-  static PetscErrorCode coupled_product(Mat shell, Vec x, Vec y);
-  /// The bodies' velocities at the end of the step from the pressure, given to the bodies.
-  PetscErrorCode update_bodies(double dt);
-
-  /// Per owned cell (box_offset layout): bit 2 a + side set where the liquid leaves that wall
-  /// of the domain, which is then open to air (p = 0 on the wall's face) in the operator.
-  std::vector<unsigned char> open_walls;
-
-  PetscErrorCode assemble(const ConstArrayView& level, PetscInt* dirichlet);
-  PetscErrorCode compute_rhs(Field& velocity, const ConstArrayView& level, double dt);
-  PetscErrorCode subtract_gradient(Field& velocity, const ConstArrayView& level, double dt);
-  /// Without air and open faces (`dirichlet` == 0) the pressure is fixed up to a constant over
-  /// the liquid: that is the operator's null space, removed from the right-hand side.
-  PetscErrorCode set_null_space(const ConstArrayView& level, PetscInt dirichlet);
-  /// True if the liquid touches air or an outflow face anywhere: only then may it leave a wall.
-  PetscErrorCode has_free_surface(const ConstArrayView& level, bool* result) const;
-  /// The walls the liquid left in the last step: those whose face velocity (what the last
-  /// projection stored there) points away from the wall, next to a liquid cell.
-  PetscErrorCode open_walls_from_velocity(const ConstArrayView& level, Field& velocity);
-  /// Sets the velocity on every wall face from `open_walls`, as the projection's u*: an open
-  /// wall carries the velocity of its cell's other face along the axis (the liquid's, continued
-  /// to the wall: a slab falling from a ceiling stays in free fall), a closed one 0.
-  PetscErrorCode set_wall_velocity(Field& velocity);
-  /// The active set's update from the new pressure: a closed wall opens where the liquid next to
-  /// it is in tension (SolidMask::separates; only if `may_open`), an open one closes where the
-  /// velocity it would get, w = u* - dt dp/dn, points into the wall. Counts the changes over all
-  /// ranks.
-  PetscErrorCode update_open_walls(const ConstArrayView& level, Field& velocity, double dt,
-                                   bool may_open, PetscInt* changed);
-  /// Calls f(i, j, k, a, side, wall face, other face) for every wall of every owned cell next
-  /// to one; the faces as index triples of component a.
-  template <typename F>
-  void for_each_wall(F&& f) const;
-};
 
 PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ConstArrayView& level,
                                                      PetscInt* dirichlet) {
@@ -397,156 +296,6 @@ PetscErrorCode FreeSurfaceProjection::Impl::update_open_walls(const ConstArrayVi
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FreeSurfaceProjection::Impl::build_coupling(const ConstArrayView& level) {
-  PetscFunctionBeginUser;
-  constexpr int kDofs = FloatingBodies::kDofs;
-  const Grid& g = *grid;
-  const int dim = g.dim();
-  const IndexBox owned = g.owned_cells();
-  const size_t count = bodies->bodies().size();
-  body_rows.clear();
-  // The liquid's half cells beside each body's faces, as a mass: sum (V_cell / 2) j_f j_f^T.
-  std::vector<double> local(count * kDofs * kDofs, 0.0), shell(local.size(), 0.0);
-  for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (!solids->liquid(level, i, j, k)) return;
-    const size_t first = body_rows.size();
-    for (int a = 0; a < dim; ++a)
-      for (int side = 0; side < 2; ++side) {
-        PetscInt n[3] = {i, j, k};
-        n[a] += side == 0 ? -1 : 1;
-        if (n[a] < 0 || n[a] >= g.cells(a) || !solids->solid(n[0], n[1], n[2])) continue;
-        const int obstacle = solids->obstacle_of_cell(n[0], n[1], n[2]);
-        const int b = bodies->body_of_obstacle(obstacle);
-        if (b < 0) continue;
-        // j_f = (e_a, r x e_a), r from the centre of mass to the face's centre.
-        const PetscInt face[3] = {side == 0 ? i : n[0], side == 0 ? j : n[1],
-                                  side == 0 ? k : n[2]};
-        double x[3];
-        solids->face_center(a, face[0], face[1], face[2], x);
-        const std::array<double, 3> r = solids->arm(static_cast<size_t>(obstacle), x);
-        std::array<double, kDofs> jf{};
-        jf[a] = 1.0;
-        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
-        // r x e_a: component a1 is r_a2, component a2 is -r_a1.
-        jf[3 + a1] = r[a2];
-        jf[3 + a2] = -r[a1];
-        for (int d = 0; d < kDofs; ++d)
-          if (!bodies->free(static_cast<size_t>(b), d)) jf[d] = 0.0;
-        // This cell's row for body b (one per body it touches).
-        size_t row = first;
-        while (row < body_rows.size() && body_rows[row].body != static_cast<size_t>(b)) ++row;
-        if (row == body_rows.size())
-          body_rows.push_back({box_offset(owned, i, j, k), static_cast<size_t>(b), {}});
-        const double tau = (side == 0 ? -1.0 : 1.0) / g.spacing(a);
-        double* m = &local[static_cast<size_t>(b) * kDofs * kDofs];
-        for (int d = 0; d < kDofs; ++d) {
-          body_rows[row].g[d] += tau * jf[d];
-          for (int e = 0; e < kDofs; ++e) m[d * kDofs + e] += 0.5 * cell_volume * jf[d] * jf[e];
-        }
-      }
-  });
-  PetscCallMPI(MPI_Allreduce(local.data(), shell.data(), static_cast<int>(local.size()),
-                             MPI_DOUBLE, MPI_SUM, g.comm()));
-  // G 1 against the size of its terms, per body and coordinate.
-  std::vector<double> sums(2 * count * kDofs, 0.0);
-  for (const BodyRow& row : body_rows)
-    for (int d = 0; d < kDofs; ++d) {
-      sums[row.body * kDofs + d] += row.g[d];
-      sums[(count + row.body) * kDofs + d] += std::abs(row.g[d]);
-    }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()),
-                             MPI_DOUBLE, MPI_SUM, g.comm()));
-  constant_free_of_bodies = true;
-  for (size_t n = 0; n < count * kDofs; ++n)
-    if (std::abs(sums[n]) > 1e-10 * sums[count * kDofs + n]) constant_free_of_bodies = false;
-  inverse_mass.assign(count * kDofs * kDofs, 0.0);
-  for (size_t b = 0; b < count; ++b) {
-    double m[kDofs * kDofs];
-    bodies->mass_matrix(b, m);
-    bool free[kDofs];
-    for (int d = 0; d < kDofs; ++d) free[d] = bodies->free(b, d);
-    for (int d = 0; d < kDofs * kDofs; ++d) m[d] += shell[b * kDofs * kDofs + d];
-    PetscCheck(invert_free_part(free, m, &inverse_mass[b * kDofs * kDofs]), g.comm(),
-               PETSC_ERR_PLIB, "the mass matrix of floating obstacle %zu is not positive definite",
-               bodies->bodies()[b].obstacle);
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FreeSurfaceProjection::Impl::body_forces(Vec x, std::vector<double>* forces) const {
-  PetscFunctionBeginUser;
-  constexpr int kDofs = FloatingBodies::kDofs;
-  std::vector<double> local(bodies->bodies().size() * kDofs, 0.0);
-  forces->assign(local.size(), 0.0);
-  ReadArray values;
-  PetscCall(values.get(x));
-  for (const BodyRow& row : body_rows)
-    for (int d = 0; d < kDofs; ++d)
-      local[row.body * kDofs + d] += cell_volume * row.g[d] * values[row.offset];
-  PetscCall(values.restore());
-  PetscCallMPI(MPI_Allreduce(local.data(), forces->data(), static_cast<int>(local.size()),
-                             MPI_DOUBLE, MPI_SUM, grid->comm()));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FreeSurfaceProjection::Impl::coupled_product(Mat shell, Vec x, Vec y) {
-  PetscFunctionBeginUser;
-  constexpr int kDofs = FloatingBodies::kDofs;
-  Impl* s = nullptr;
-  PetscCall(MatShellGetContext(shell, &s));
-  PetscCall(MatMult(s->matrix, x, y));
-  std::vector<double> forces;
-  PetscCall(s->body_forces(x, &forces));
-  // M^-1 F per body, then each row's G_c . (M^-1 F).
-  std::vector<double> motion(forces.size(), 0.0);
-  for (size_t b = 0; b < forces.size() / kDofs; ++b)
-    for (int d = 0; d < kDofs; ++d)
-      for (int e = 0; e < kDofs; ++e)
-        motion[b * kDofs + d] +=
-            s->inverse_mass[b * kDofs * kDofs + d * kDofs + e] * forces[b * kDofs + e];
-  WriteArray values;
-  PetscCall(values.get(y));
-  for (const BodyRow& row : s->body_rows) {
-    double sum = 0.0;
-    for (int d = 0; d < kDofs; ++d) sum += row.g[d] * motion[row.body * kDofs + d];
-    values[row.offset] += sum;
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FreeSurfaceProjection::Impl::update_bodies(double dt) {
-  PetscFunctionBeginUser;
-  constexpr int kDofs = FloatingBodies::kDofs;
-  std::vector<double> forces;
-  PetscCall(body_forces(pressure, &forces));
-  for (size_t b = 0; b < bodies->bodies().size(); ++b) {
-    double q[kDofs];
-    bodies->velocity(b, q);
-    for (int d = 0; d < kDofs; ++d)
-      for (int e = 0; e < kDofs; ++e)
-        q[d] += dt * inverse_mass[b * kDofs * kDofs + d * kDofs + e] * forces[b * kDofs + e];
-    bodies->set_velocity(b, q);
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FreeSurfaceProjection::couple(FloatingBodies* bodies) {
-  PetscFunctionBeginUser;
-  Impl& s = *impl_;
-  if (!bodies || !bodies->any()) PetscFunctionReturn(0);
-  s.bodies = bodies;
-  s.cell_volume = 1.0;
-  for (int a = 0; a < s.grid->dim(); ++a) s.cell_volume *= s.grid->spacing(a);
-  PetscInt local = 0, global = 0;
-  PetscCall(MatGetLocalSize(s.matrix, &local, nullptr));
-  PetscCall(MatGetSize(s.matrix, &global, nullptr));
-  PetscCall(MatCreateShell(s.grid->comm(), local, local, global, global, &s,
-                           s.coupled.replace()));
-  PetscCall(MatShellSetOperation(s.coupled, MATOP_MULT,
-                                 reinterpret_cast<void (*)(void)>(Impl::coupled_product)));
-  PetscFunctionReturn(0);
-}
-
 FreeSurfaceProjection::FreeSurfaceProjection() : impl_(std::make_unique<Impl>()) {}
 
 FreeSurfaceProjection::~FreeSurfaceProjection() = default;
@@ -581,7 +330,7 @@ PetscErrorCode FreeSurfaceProjection::setup(const Grid& grid, const SolidMask& s
   PetscCall(DMCreateLocalVector(s.dm, s.pressure_local.replace()));
   PetscCall(DMCreateGlobalVector(s.dm, s.rhs.replace()));
   PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(s.pressure.get()), "pressure"));
-  PetscCall(create_krylov_solver(grid.comm(), kPrefix, config, s.ksp.replace()));
+  PetscCall(create_krylov_solver(grid.comm(), kFreeSurfacePrefix, config, s.ksp.replace()));
   PC pc;
   PetscCall(KSPGetPC(s.ksp, &pc));
 #if defined(PETSC_HAVE_HYPRE)

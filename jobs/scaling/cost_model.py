@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Communication / cost model of one stablefluids time step (jobs/scaling/README.md explains it).
 
-The model follows the code, stage by stage (src/app/simulation.cpp step()):
+The model follows the code, stage by stage (src/app/schemes.cpp and the modules of src/physics/modules.def):
 
 * halo exchanges: Field::fill_ghosts() is DMGlobalToLocal on a DMDA with a *box* stencil of
   width H (src/mac/grid.cpp), so an interior rank sends up to 26 messages per exchange and receives

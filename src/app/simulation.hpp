@@ -11,44 +11,33 @@
 #include "advection.hpp"
 #include "bdf2_advection.hpp"
 #include "checkpoint.hpp"
-#include "job.hpp"
-#include "diagnostics.hpp"
-#include "level_set.hpp"
-#include "particle_level_set.hpp"
-#include "spray.hpp"
-#include "fire.hpp"
-#include "texture.hpp"
-#include "height_field.hpp"
-#include "velocity_extension.hpp"
-#include "viscoelastic.hpp"
 #include "diffusion.hpp"
-#include "variable_viscosity.hpp"
 #include "field.hpp"
-#include "forces.hpp"
-#include "sources.hpp"
-#include "steering.hpp"
-#include "grid.hpp"
 #include "frame_writer.hpp"
+#include "grid.hpp"
 #include "in_situ.hpp"
-#include "floating_bodies.hpp"
-#include "solids.hpp"
+#include "job.hpp"
+#include "module.hpp"
 #include "projection.hpp"
 #include "run_lock.hpp"
 #include "run_log.hpp"
 #include "schedule.hpp"
+#include "solids.hpp"
 #include "stage_timers.hpp"
+#include "variable_viscosity.hpp"
 
 namespace sf {
 
 class Simulation {
 public:
   Simulation() = default;
-  // The step's stages hold `this` (build_step): a Simulation stays where it was built.
+  // The step's stages hold `this` and the modules hold `flow_`: a Simulation stays where it was
+  // built.
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  /// Builds the grid, fields and stages from `job` and sets the initial state, or, with a
-  /// `restart` path (or "latest"), the state of that checkpoint. Collective.
+  /// Builds the grid, fields, modules and stages from `job` and sets the initial state, or, with
+  /// a `restart` path (or "latest"), the state of that checkpoint. Collective.
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job, const std::string& restart = "");
 
   /// Writes the initial frame (if asked and not restarting), steps to the job's end time (or,
@@ -62,55 +51,62 @@ public:
   /// Writes a checkpoint of the current state. Collective.
   PetscErrorCode write_checkpoint(std::string* path);
 
-  /// Advances the state by one step of length dt (Stam's four steps plus sources and
-  /// dissipation) and fills in what the step did. `lands_on`, if given, is the time the step
-  /// ends at exactly (an output time choose_dt() shortened it to), which time_ + dt may miss by
+  /// Advances the state by one step of length dt (the base scheme's stages and the modules' at
+  /// its anchors) and fills in what the step did. `lands_on`, if given, is the time the step
+  /// ends at exactly (an output time choose_dt() shortened it to), which time + dt may miss by
   /// rounding. Collective.
   PetscErrorCode step(double dt, StepReport* report, std::optional<double> lands_on = {});
 
   /// The step the job asks for now: fixed, or CFL-adaptive from the current velocity. Collective.
   PetscErrorCode stable_dt(double* dt, double* max_velocity) const;
 
-  double time() const { return time_; }
+  double time() const { return flow_.time; }
   /// The time the step being taken ends at: what moving obstacles, varying inflows and the
   /// air's pressure are evaluated at.
-  double step_end(double dt) const { return step_end_ ? *step_end_ : time_ + dt; }
-  PetscInt step_count() const { return step_; }
+  double step_end(double dt) const { return flow_.step_end(dt); }
+  PetscInt step_count() const { return flow_.step; }
   const Grid& grid() const { return grid_; }
   const SolidMask& solids() const { return solids_; }
-  const FloatingBodies& floating_bodies() const { return bodies_; }
   Field& velocity() { return velocity_; }
   std::vector<Field>& scalars() { return scalars_; }
   Vec pressure() const { return projection_->pressure(); }
-  const ParticleLevelSet& particles() const { return particles_; }
-  Spray& spray() { return spray_; }
-  /// The viscoelastic material's stage (tests drive its parts on their own).
-  Viscoelastic& viscoelastic() { return viscoelastic_; }
+  /// The part of type T of a module of the run (module.hpp, Exposes), or null when the job has
+  /// no such module: tests drive a module's parts on their own.
+  template <typename T>
+  T* part() const {
+    for (const std::unique_ptr<PhysicsModule>& module : modules_)
+      if (auto* exposes = dynamic_cast<Exposes<T>*>(module.get())) return &exposes->exposed();
+    return nullptr;
+  }
 
 private:
   /// Reads the checkpoint `restart` names (a path or "latest") into the fields, the time and the
   /// step, and says so; `state` keeps the rest, from which the schedule resumes. Collective.
   PetscErrorCode resume(const std::string& restart, RunState* state);
-  PetscErrorCode fill_all_ghosts();
+  /// Sets up the base scheme's solvers: advection, diffusion, the projection. Collective.
+  PetscErrorCode setup_solvers();
+  /// The steps CSV, the decomposition report and the start-up lines. Collective.
+  PetscErrorCode open_log(MemoryMarks memory);
   /// The smallest cell spacing, which the CFL number is measured in.
   double min_spacing() const;
 
-  /// One stage of a step: its name, the clock it runs on (none for the cheap ones, so that the
-  /// timing table keeps the stages of docs/design.md, "One step") and what it does to the
-  /// state over dt.
-  struct StepStage {
+  /// One stage of the base scheme: its name, the clock it runs on (none for the cheap ones and
+  /// for an anchor, whose modules' stages run on their own clocks) and what it does over dt.
+  struct SchemeStage {
     const char* name;
     std::optional<Stage> clock;
     std::function<PetscErrorCode(double dt, StepReport* report)> run;
   };
-  /// Builds the step, stage by stage in order (simulation.cpp lists them). Later physics adds
-  /// its stages here, at their place, without touching the others.
-  void build_step();
+  /// Builds the step (schemes.cpp): the job's base scheme with the modules' stages at its
+  /// anchors. Collective (a module at an anchor the scheme lacks stops the run).
+  PetscErrorCode build_step();
   /// The dt of the next step: stable_dt, made to land exactly on the schedule's next output
   /// time or the end when it reaches them (*lands_on is then that time), and the
   /// step's max |u| and CFL number in `report`. Stops the run when dt no longer advances the
   /// time or the step count runs out. Collective.
   PetscErrorCode choose_dt(double* dt, std::optional<double>* lands_on, StepReport* report);
+  /// What the modules keep besides the fields (module.hpp), those parts the caller wants.
+  PetscErrorCode module_records(ModuleRecords* records);
   PetscErrorCode write_frame();
   /// Hands the state to the in-situ analysis if the schedule says it is due now; `seconds` is
   /// the time it took (0 when nothing was due). Collective.
@@ -133,19 +129,6 @@ private:
   /// dt; writes the failing state to a debug file first if the job asks for it. Collective.
   PetscErrorCode check_state(const char* when, PetscInt step, double dt);
 
-  /// time.steady: the largest change of the velocity and every scalar over one step, from copies
-  /// of the fields taken before it. Collective.
-  class ChangeWatch {
-  public:
-    PetscErrorCode begin(const Field& velocity, const std::vector<Field>& scalars);
-    /// max over the fields of max |q_now - q_before|; returns the copies to their pools.
-    PetscErrorCode end(const Field& velocity, const std::vector<Field>& scalars, double* change);
-
-  private:
-    std::vector<Vec> copies_;
-    std::vector<DM> dms_;
-  };
-
   /// A velocity that moves a departure point further than this many domain lengths in one step
   /// has blown up (see check_state).
   static constexpr double kMaxDepartureDomains = 1e6;
@@ -156,23 +139,14 @@ private:
   OutputLock lock_;
   Grid grid_;
   SolidMask solids_;
-  FloatingBodies bodies_;  // the obstacles that float (with a liquid)
   Field velocity_;
-  // The job's scalars in its order, then with a liquid its level set (advected, written and
-  // checkpointed with them): scalars_[job.scalars.size()].
+  // The job's scalars in its order, then those modules add (a liquid's level set), which the
+  // advection carries, frames show and checkpoints keep with them.
   std::vector<Field> scalars_;
-  LevelSet level_set_;
-  ParticleLevelSet particles_;   // with a liquid: marker particles correcting its level set
-  VelocityExtension extension_;  // with a liquid: its velocity carried into the air
-  Spray spray_;                  // with a liquid's spray: spray and foam particles
-  Fire fire_;                    // the job's fire: fuel burning into heat and soot
-  TextureCoordinates texture_;   // resets the job's texture coordinates
-  HeightField height_field_;     // with liquid.surface: height_field
-  Forces forces_;
-  Viscoelastic viscoelastic_;  // with viscoelastic: the elastic strain and its force
-  Steering steering_;  // forces and sources a user adds while the run goes on
-  std::optional<double> step_end_;  // during step(): its exact end time, if it lands on one
-  FlowDiagnostics diagnostics_;
+  // What the modules share: the fields above, the time and step, what modules publish.
+  Flow flow_;
+  std::vector<std::unique_ptr<PhysicsModule>> modules_;  // the job's, in modules.def's order
+  StepPlan plan_;                                        // their stages, by anchor
   std::unique_ptr<Advection> advection_;  // time.scheme: stam
   std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2
   double implicit_dt_ = 0.0;              // bdf2: the step of the stages after advection
@@ -185,9 +159,7 @@ private:
   Checkpointer checkpointer_;
   RunLog log_;
   StageTimers timers_;
-  std::vector<StepStage> stages_;  // the step, in order (build_step)
-  double time_ = 0.0;
-  PetscInt step_ = 0;
+  std::vector<SchemeStage> stages_;  // the step, in order (build_step)
   bool restarted_ = false;
   Schedule schedule_;  // when frames, checkpoints and in-situ output are due; signals
   // Last: ParaView lets go of the fields and the communicator before anything else goes.

@@ -5,12 +5,6 @@
 
 namespace sf {
 
-const char* stage_name(Stage stage) {
-  static const char* names[] = {"forces", "advect",    "diffuse", "project",
-                                "surface", "obstacles", "output",  "insitu"};
-  return names[static_cast<int>(stage)];
-}
-
 PetscErrorCode StageTimers::setup() {
   PetscFunctionBeginUser;
   // Stages are registered once per process; a second simulation in the same process (tests,

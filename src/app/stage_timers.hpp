@@ -7,17 +7,10 @@
 #include <array>
 #include <vector>
 
+#include "module.hpp"  // the Stage enum
 #include "run_log.hpp"
 
 namespace sf {
-
-/// The timed stages of a step, in the order of docs/design.md, "One step", plus output (frames,
-/// checkpoints) and in-situ analysis (Catalyst).
-// Surface: a liquid's surface (reinitialisation, velocity extension, height field, spray).
-// Obstacles: moving obstacles going to their place at the step's end (the mask rebuilt, their
-// faces set, the cells they uncover filled).
-enum class Stage { Forces, Advect, Diffuse, Project, Surface, Obstacles, Output, InSitu, Count };
-const char* stage_name(Stage stage);
 
 /// Wall-clock time per stage, bracketed by PETSc log stages of the same names so that
 /// -log_view shows the same split with PETSc's own counters.

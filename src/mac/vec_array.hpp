@@ -33,6 +33,7 @@
 #include <petscdm.h>
 #include <petscvec.h>
 
+#include <cstddef>
 #include <type_traits>
 
 #include "field.hpp"
@@ -104,7 +105,10 @@ public:
   /// Whether an array is held.
   explicit operator bool() const { return vec_ != nullptr; }
 
-  Scalar& operator[](PetscInt n) const { return this->data[n]; }
+  /// Flat access. The index is as wide as a pointer: a size_t or PetscInt index costs what it
+  /// cost on the bare pointer (a 32-bit PetscInt parameter made 64-bit indices a truncation and
+  /// a sign extension in every access of the multigrid kernels).
+  Scalar& operator[](std::ptrdiff_t n) const { return this->data[n]; }
   /// The indexing alone (a copy of it stays valid as an index box after restore()).
   const View& view() const { return *this; }
 

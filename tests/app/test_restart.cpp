@@ -18,6 +18,7 @@
 #include "errors.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
+#include "particle_level_set.hpp"
 
 namespace sf {
 namespace {
@@ -1006,7 +1007,7 @@ TEST(Restart, MarkerParticlesComeBackOnAnyRankCount) {
     ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job, file), 0);
     PetscInt count = 0;
     std::int64_t ids = 0;
-    ASSERT_EQ(simulation.particles().census(&count, &ids), 0);
+    ASSERT_EQ(simulation.part<ParticleLevelSet>()->census(&count, &ids), 0);
     EXPECT_EQ(count, written);
     EXPECT_EQ(ids, written_ids);
     EXPECT_EQ(simulation.run(), 0);

@@ -15,6 +15,7 @@
 #include "error_codes.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
+#include "floating_bodies.hpp"
 #include "simulation_test_util.hpp"
 
 namespace sf {
@@ -55,7 +56,7 @@ double largest_velocity(Simulation& simulation) {
 }
 
 const SolidMask::Pose& pose(const Simulation& simulation) {
-  return simulation.floating_bodies().bodies().front().pose;
+  return simulation.part<FloatingBodies>()->bodies().front().pose;
 }
 
 double speed(const SolidMask::Pose& p) {
@@ -77,7 +78,7 @@ TEST(FloatingBodies, ABoxOfHalfTheLiquidsDensityRestsWithHalfItsHeightUnderTheSu
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, at_rest), 0);
   const SolidMask::Pose start = pose(simulation);
   EXPECT_DOUBLE_EQ(start.position[1], 0.75);
-  EXPECT_DOUBLE_EQ(simulation.floating_bodies().bodies().front().mass, 0.5 * 0.5 * 0.25);
+  EXPECT_DOUBLE_EQ(simulation.part<FloatingBodies>()->bodies().front().mass, 0.5 * 0.5 * 0.25);
   ASSERT_EQ(test::run_steps(simulation, dt, 30), 0);
   EXPECT_LT(speed(pose(simulation)), 1e-10);
   EXPECT_LT(std::abs(pose(simulation).position[1] - start.position[1]), 1e-10);
@@ -245,14 +246,14 @@ SpinDown spin_down(double density, double viscosity, bool* monotone) {
   Simulation simulation;
   SpinDown result;
   EXPECT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  const FloatingBodies::Body& body = simulation.floating_bodies().bodies().front();
+  const FloatingBodies::Body& body = simulation.part<FloatingBodies>()->bodies().front();
   const double inertia = body.inertia[8], cx = body.pose.position[0], cy = body.pose.position[1];
   const double spin0 = body.pose.omega[2];
   double last = spin0;
   *monotone = true;
   for (int s = 0; s < 20; ++s) {
     EXPECT_EQ(test::run_steps(simulation, 0.01, 1), 0);
-    const double spin = simulation.floating_bodies().bodies().front().pose.omega[2];
+    const double spin = simulation.part<FloatingBodies>()->bodies().front().pose.omega[2];
     *monotone = *monotone && spin <= last && spin > 0.0;
     last = spin;
   }
@@ -320,8 +321,8 @@ TEST(FloatingBodies, ARestartContinuesBitForBit) {
   Simulation resumed;
   ASSERT_EQ(resumed.setup(PETSC_COMM_WORLD, job, path), 0);
   ASSERT_EQ(test::run_steps(resumed, dt, 10), 0);
-  const std::vector<double> a = straight.floating_bodies().state(),
-                            b = resumed.floating_bodies().state();
+  const std::vector<double> a = straight.part<FloatingBodies>()->state(),
+                            b = resumed.part<FloatingBodies>()->state();
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
   EXPECT_NE(a[1], pose(straight).start[1]);  // it moved (a[1]: the centre's y)

@@ -1,5 +1,5 @@
 // A liquid under gravity with its free surface (free_surface_projection.hpp, velocity_extension.hpp
-// and the liquid's step in simulation.cpp): a resting pool stays at rest with its volume, a
+// and the liquid's step in schemes.cpp): a resting pool stays at rest with its volume, a
 // standing wave oscillates at the period of linear theory, and a slab leaves the ceiling it
 // hangs from, at every rank count.
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mpi_test_util.hpp"
+#include "diagnostics.hpp"
 #include "level_set.hpp"
 #include "simulation.hpp"
 

@@ -1,8 +1,8 @@
 // Obstacles with a prescribed motion (ObstacleConfig::Motion, SolidMask::move_to, the "move
-// obstacles" stage of simulation.cpp): a piston drives the fluid of a channel at its own speed,
-// a body carried with a uniform flow round a periodic box leaves the flow exactly as it was, and
-// the fluid beside a swinging paddle is divergence-free with the paddle's own normal velocity,
-// at every rank count.
+// obstacles" stage of moving_obstacles_module.cpp): a piston drives the fluid of a channel at its
+// own speed, a body carried with a uniform flow round a periodic box leaves the flow exactly as it
+// was, and the fluid beside a swinging paddle is divergence-free with the paddle's own normal
+// velocity, at every rank count.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -14,6 +14,7 @@
 #include "interpolation.hpp"
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
+#include "spray.hpp"
 #include "simulation_test_util.hpp"
 
 namespace sf {
@@ -43,7 +44,7 @@ struct Census {
 
 Census count(const Simulation& simulation) {
   Census c;
-  EXPECT_EQ(const_cast<Simulation&>(simulation).spray().census(&c.spray, &c.foam), 0);
+  EXPECT_EQ(simulation.part<Spray>()->census(&c.spray, &c.foam), 0);
   return c;
 }
 
@@ -70,11 +71,11 @@ TEST(Spray, FliesOnTheExactTrajectoryOfGravityAndDragFromRankToRank) {
       for (int n = 0; n < 17; ++n) {
         std::array<double, 3> x, v;
         start(n, &x, &v);
-        ASSERT_EQ(simulation.spray().add_spray(x, v, 0.01, n), 0);
+        ASSERT_EQ(simulation.part<Spray>()->add_spray(x, v, 0.01, n), 0);
       }
     ASSERT_EQ(test::run_steps(simulation, dt, 20), 0);
     SprayRecords records;
-    ASSERT_EQ(simulation.spray().records(&records), 0);
+    ASSERT_EQ(simulation.part<Spray>()->records(&records), 0);
     double worst = 0.0;
     for (size_t p = 0; p < records.size(); ++p) {
       std::array<double, 3> x, v;
@@ -124,7 +125,7 @@ void surface_distances(Simulation& simulation, double* foam_off, double* spray_l
   ASSERT_EQ(grid.local_view(phi.dm(), const_cast<PetscScalar*>(data), &level), 0);
   const LocalSampler sampler(grid, level, Interpolation::Linear);
   SprayRecords records;
-  ASSERT_EQ(simulation.spray().records(&records), 0);
+  ASSERT_EQ(simulation.part<Spray>()->records(&records), 0);
   *foam_off = 0.0;
   *spray_least = 1e300;
   const double h = grid.spacing(0);
@@ -179,7 +180,7 @@ TEST(Spray, FoamLivesAsItsExponentialLawSays) {
   if (test::comm_rank() == 0)
     for (int n = 0; n < dropped; ++n) {
       const std::array<double, 3> x = {0.05 + 1.9 * (n + 0.5) / dropped, 0.52, 0.0};
-      ASSERT_EQ(simulation.spray().add_spray(x, {0.0, -1.0, 0.0}, radius, n), 0);
+      ASSERT_EQ(simulation.part<Spray>()->add_spray(x, {0.0, -1.0, 0.0}, radius, n), 0);
     }
   ASSERT_EQ(test::run_steps(simulation, dt, 1), 0);  // every one lands in the first step
   const Census landed = count(simulation);
@@ -201,13 +202,13 @@ TEST(Spray, SplittingKeepsTheVolume) {
   const double radius = 0.02;
   if (test::comm_rank() == 0) {
     for (int n = 0; n < 10; ++n)
-      ASSERT_EQ(simulation.spray().add_spray({0.2 + 0.16 * n, 1.5, 0.0}, {0.0, 0.5, 0.0}, radius,
-                                             n),
+      ASSERT_EQ(simulation.part<Spray>()->add_spray({0.2 + 0.16 * n, 1.5, 0.0}, {0.0, 0.5, 0.0},
+                                                    radius, n),
                 0);
   }
   ASSERT_EQ(test::run_steps(simulation, 0.05, 10), 0);
   SprayRecords records;
-  ASSERT_EQ(simulation.spray().records(&records), 0);
+  ASSERT_EQ(simulation.part<Spray>()->records(&records), 0);
   double volume = 0.0;
   for (const double r : records[kSprayRadius]) volume += r * r * r;
   EXPECT_NEAR(test::global_total(volume), 10 * radius * radius * radius,
@@ -219,7 +220,7 @@ TEST(Spray, SplittingKeepsTheVolume) {
 /// id.
 std::vector<std::array<double, 10>> sorted_rows(Simulation& simulation) {
   SprayRecords records;
-  EXPECT_EQ(simulation.spray().records(&records), 0);
+  EXPECT_EQ(simulation.part<Spray>()->records(&records), 0);
   EXPECT_EQ(records.table().row_width(), 10u);
   const std::vector<double> values = records.rows();
   std::vector<std::array<double, 10>> rows(records.size());

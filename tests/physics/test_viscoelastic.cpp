@@ -16,6 +16,7 @@
 
 #include "mpi_test_util.hpp"
 #include "simulation.hpp"
+#include "viscoelastic.hpp"
 #include "simulation_test_util.hpp"
 
 namespace sf {
@@ -126,7 +127,7 @@ void check_strain_rate(int dim) {
                          }),
             0);
   const double dt = 0.01;
-  Viscoelastic& elastic = simulation.viscoelastic();
+  Viscoelastic& elastic = *simulation.part<Viscoelastic>();
   for (int steps = 1; steps <= 2; ++steps) {
     ASSERT_EQ(elastic.update_strain(simulation.velocity(), simulation.scalars(), dt), 0);
     long wrong = 0;
@@ -169,7 +170,7 @@ TEST(Viscoelastic, WithALiquidTheStrainLivesInTheLiquidCells) {
       "liquid.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  Viscoelastic& elastic = simulation.viscoelastic();
+  Viscoelastic& elastic = *simulation.part<Viscoelastic>();
   ASSERT_EQ(simulation.scalars().size(), 4u);  // strain_xx, strain_yy, strain_xy, phi
   EXPECT_EQ(simulation.scalars()[static_cast<size_t>(elastic.strain_index(0, 1))].name(),
             "strain_xy");
@@ -224,7 +225,7 @@ TEST(Viscoelastic, YieldPullsStrainBeyondTheYieldPointBackByThePapersStep) {
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
   ASSERT_EQ(set_velocity(simulation.velocity(), [](int, const double*) { return 0.0; }), 0);
-  Viscoelastic& elastic = simulation.viscoelastic();
+  Viscoelastic& elastic = *simulation.part<Viscoelastic>();
   std::vector<Field>& scalars = simulation.scalars();
   Field& xx = scalars[static_cast<size_t>(elastic.strain_index(0, 0))];
   Field& yy = scalars[static_cast<size_t>(elastic.strain_index(1, 1))];
@@ -275,7 +276,7 @@ void check_force(int dim) {
       "force.yaml");
   Simulation simulation;
   ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  Viscoelastic& elastic = simulation.viscoelastic();
+  Viscoelastic& elastic = *simulation.part<Viscoelastic>();
   std::vector<Field>& scalars = simulation.scalars();
   const Grid& grid = simulation.grid();
   // dE_ab/dx_d = G[a][b][d] (symmetric in a, b), and a constant part.
@@ -359,7 +360,7 @@ long count_differences(const Field& field, const Field& reference, int c, const 
 /// The state of the invariance check, then the stage over dt.
 PetscErrorCode prepare_and_apply(Simulation& simulation, int dim) {
   PetscFunctionBeginUser;
-  Viscoelastic& elastic = simulation.viscoelastic();
+  Viscoelastic& elastic = *simulation.part<Viscoelastic>();
   PetscCall(set_velocity(simulation.velocity(), [](int c, const double x[3]) {
     return std::sin(3.0 * x[0] + c) * std::cos(2.0 * x[1] - c) + 0.3 * std::sin(5.0 * x[2]);
   }));
