@@ -187,8 +187,7 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                      error) && ok;
   // A liquid's fraction in each cell, from its level set, in the buffer.
   if (liquid) {
-    double h = grid.spacing(0);
-    for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
+    const double h = grid.min_spacing();
     ReadArray phi;
     PetscCall(phi.get(scalars.back().global()));
     // An obstacle holds none (its phi continues the liquid beside it; level_set.hpp).

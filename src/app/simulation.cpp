@@ -170,7 +170,7 @@ PetscErrorCode Simulation::stable_dt(double* dt, double* max_velocity) const {
   if (time.cfl <= 0.0) {
     *dt = time.dt;
   } else {
-    *dt = *max_velocity > 0.0 ? time.cfl * min_spacing() / *max_velocity : time.dt_max;
+    *dt = *max_velocity > 0.0 ? time.cfl * grid_.min_spacing() / *max_velocity : time.dt_max;
     // A module's explicit part (an elastic material's waves) may allow less, whatever the
     // flow's speed.
     for (const std::unique_ptr<PhysicsModule>& module : modules_)
@@ -178,12 +178,6 @@ PetscErrorCode Simulation::stable_dt(double* dt, double* max_velocity) const {
     *dt = std::clamp(*dt, time.dt_min, time.dt_max);
   }
   PetscFunctionReturn(0);
-}
-
-double Simulation::min_spacing() const {
-  double h = grid_.spacing(0);
-  for (int a = 1; a < grid_.dim(); ++a) h = std::min(h, grid_.spacing(a));
-  return h;
 }
 
 PetscErrorCode Simulation::choose_dt(double* dt, std::optional<double>* lands_on,
@@ -215,7 +209,7 @@ PetscErrorCode Simulation::choose_dt(double* dt, std::optional<double>* lands_on
              "the run reached step %" PetscInt_FMT ", the most that checkpoint names hold "
              "(8 digits), before time.end = %g (t = %g); raise time.dt_min or time.cfl",
              flow_.step, end, flow_.time);
-  report->cfl = report->max_velocity * *dt / min_spacing();
+  report->cfl = report->max_velocity * *dt / grid_.min_spacing();
   PetscFunctionReturn(0);
 }
 

@@ -87,8 +87,6 @@ private:
   PetscErrorCode setup_solvers();
   /// The steps CSV, the decomposition report and the start-up lines. Collective.
   PetscErrorCode open_log(MemoryMarks memory);
-  /// The smallest cell spacing, which the CFL number is measured in.
-  double min_spacing() const;
 
   /// One stage of the base scheme: its name, the clock it runs on (none for the cheap ones and
   /// for an anchor, whose modules' stages run on their own clocks) and what it does over dt.

@@ -20,6 +20,7 @@
 
 #include <petscdmda.h>
 
+#include <algorithm>
 #include <array>
 #include <type_traits>
 
@@ -127,6 +128,13 @@ public:
   PetscInt cells(int axis) const { return cells_[axis]; }
   PetscInt total_cells() const { return cells_[0] * cells_[1] * cells_[2]; }
   double spacing(int axis) const { return spacing_[axis]; }
+  /// The smallest spacing over the grid's axes: what CFL numbers, level-set bands, particle
+  /// radii and smoothing widths are measured in.
+  double min_spacing() const {
+    double h = spacing_[0];
+    for (int a = 1; a < dim_; ++a) h = std::min(h, spacing_[a]);
+    return h;
+  }
   double origin(int axis) const { return origin_[axis]; }
   double length(int axis) const { return spacing_[axis] * static_cast<double>(cells_[axis]); }
   bool periodic(int axis) const { return periodic_[axis]; }

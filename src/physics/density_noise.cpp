@@ -38,8 +38,7 @@ PetscErrorCode DensityNoise::setup(const Grid& grid, const NoiseConfig& config,
              config.period, config.amplitude);
   // Finer than a cell the noise is lost between the faces, and its table (one node per scale
   // per axis) would outgrow the grid.
-  double h = grid.spacing(0);
-  for (int a = 1; a < grid.dim(); ++a) h = std::min(h, grid.spacing(a));
+  const double h = grid.min_spacing();
   PetscCheck(config.scale >= h, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
              "forces.noise.scale %g is finer than the grid's smallest cell, %g: give a few cells "
              "or more",

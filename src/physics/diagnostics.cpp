@@ -245,8 +245,7 @@ void FlowDiagnostics::add_cut_obstacle_forces(const ConstArrayView& u, const Con
                                               double* forces) const {
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  double smallest_h = grid.spacing(0);
-  for (int a = 1; a < dim; ++a) smallest_h = std::min(smallest_h, grid.spacing(a));
+  const double smallest_h = grid.min_spacing();
   auto inside_domain = [&](const PetscInt at[3]) {
     for (int a = 0; a < dim; ++a)
       if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;

@@ -45,8 +45,7 @@ PetscErrorCode LevelSet::setup(const Grid& grid, const SolidMask& solids,
   grid_ = &grid;
   solids_ = &solids;
   config_ = config;
-  h_ = grid.spacing(0);
-  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  h_ = grid.min_spacing();
   band_width_ = config.band * h_;
   PetscFunctionReturn(0);
 }

@@ -20,8 +20,7 @@ PetscErrorCode apply_liquid_flows(const LiquidConfig& config, double band_width,
   if (!any) PetscFunctionReturn(0);
   const Grid& grid = phi.grid();
   const int dim = grid.dim();
-  double h = grid.spacing(0);
-  for (int a = 1; a < dim; ++a) h = std::min(h, grid.spacing(a));
+  const double h = grid.min_spacing();
   // The band about a region, in samples (of the smallest spacing: enough on every axis).
   const double margin = std::ceil(band_width / h) + 1.0;
 

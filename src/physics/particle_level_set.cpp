@@ -76,8 +76,7 @@ PetscErrorCode ParticleLevelSet::setup(const Grid& grid, const SolidMask& solids
   grid_ = &grid;
   solids_ = &solids;
   config_ = config.particles;
-  h_ = grid.spacing(0);
-  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  h_ = grid.min_spacing();
   least_radius_ = kLeastRadius * h_;
   most_radius_ = kMostRadius * h_;
   if (!enabled()) PetscFunctionReturn(0);

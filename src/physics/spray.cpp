@@ -51,8 +51,7 @@ PetscErrorCode Spray::setup(const Grid& grid, const SolidMask& solids,
   solids_ = &solids;
   config_ = config.spray;
   gravity_ = gravity;
-  h_ = grid.spacing(0);
-  for (int a = 1; a < grid.dim(); ++a) h_ = std::min(h_, grid.spacing(a));
+  h_ = grid.min_spacing();
   if (config_.radius == 0.0) config_.radius = 0.25 * h_;
   if (!enabled()) PetscFunctionReturn(0);
   PetscCall(owners_.setup(grid));

@@ -2,7 +2,6 @@
 // forces, the elastic strain, whose components are scalars of the run, gains dt times the strain
 // rate and yields, and its divergence pushes back on the velocity. Its force is explicit: its
 // elastic waves, at sqrt(k_em) for a density of 1, must not cross more than a cell a step.
-#include <algorithm>
 #include <cmath>
 
 #include "module.hpp"
@@ -28,9 +27,7 @@ public:
                                       }});
   }
   double stable_dt(const Flow& flow) const override {
-    double h = flow.grid->spacing(0);
-    for (int a = 1; a < flow.grid->dim(); ++a) h = std::min(h, flow.grid->spacing(a));
-    return h / std::sqrt(flow.job->viscoelastic.elastic_modulus);
+    return flow.grid->min_spacing() / std::sqrt(flow.job->viscoelastic.elastic_modulus);
   }
 
 private:

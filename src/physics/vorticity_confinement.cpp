@@ -134,8 +134,7 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  double h = grid.spacing(0);
-  for (int a = 0; a < dim; ++a) h = std::min(h, grid.spacing(a));
+  const double h = grid.min_spacing();
   const double scale = epsilon_ * h;
   const Field& velocity = state.velocity;
 
