@@ -1,6 +1,8 @@
-# stablefluids_add_mpi_test(<target> SOURCES <files...> RANKS <n...> [LABELS <labels...>])
+# stablefluids_add_mpi_test(<target> LIBRARY <library> SOURCES <files...> RANKS <n...>
+#                           [LABELS <labels...>])
 #
-# Builds a GoogleTest binary linked with the MPI-aware main (tests/support/mpi_gtest_main.cpp) and
+# Builds a GoogleTest binary linked with the library it tests (which brings the layers below it)
+# and the MPI-aware main (tests/support/mpi_gtest_main.cpp) and
 # registers it once per rank count as <target>.np<n>, launched the portable way through
 # MPIEXEC_EXECUTABLE / MPIEXEC_NUMPROC_FLAG / MPIEXEC_PREFLAGS, as PETSc's and AMReX's suites do.
 #
@@ -22,9 +24,16 @@ set(STABLEFLUIDS_TEST_ENVIRONMENT
     "HWLOC_COMPONENTS=-gl")
 
 function(stablefluids_add_mpi_test target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;RANKS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LIBRARY" "SOURCES;RANKS;LABELS" ${ARGN})
+  if(NOT ARG_LIBRARY)
+    message(FATAL_ERROR "stablefluids_add_mpi_test(${target}): say which LIBRARY it tests")
+  endif()
   add_executable(${target} ${ARG_SOURCES})
-  target_link_libraries(${target} PRIVATE stablefluids_app stablefluids_gtest_main)
+  if(ARG_LIBRARY MATCHES "^stablefluids_(io|app)$")
+    target_link_libraries(${target} PRIVATE ${ARG_LIBRARY} stablefluids_gtest_main_io)
+  else()
+    target_link_libraries(${target} PRIVATE ${ARG_LIBRARY} stablefluids_gtest_main)
+  endif()
   foreach(ranks IN LISTS ARG_RANKS)
     set(name ${target}.np${ranks})
     add_test(NAME ${name}

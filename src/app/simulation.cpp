@@ -29,17 +29,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   flow_.scalars = &scalars_;
   modules_ = make_modules(job);
   for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->place(flow_));
-  PetscCall(velocity_.setup_velocity(grid_));
-  velocity_.set_time(flow_.time);  // inflows that vary in time (a restart sets its own time)
-  PetscCall(set_initial_velocity(job.velocity, velocity_));
-  PetscCall(solids_.hold_solid_faces(velocity_));
-  scalars_.reserve(job.scalars.size() + 1);  // modules add theirs: no field moves
-  scalars_.resize(job.scalars.size());
-  for (size_t s = 0; s < job.scalars.size(); ++s) {
-    PetscCall(scalars_[s].setup_scalar(grid_, job.scalars[s].name));
-    PetscCall(set_initial_scalar(job.scalars[s], scalars_[s]));
-    PetscCall(solids_.hold_scalar_values(scalars_[s]));
-  }
+  PetscCall(set_up_initial_fields(job, grid_, solids_, flow_.time, &velocity_, &scalars_));
   for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->setup(flow_));
   PetscCall(setup_solvers());
   flow_.pressure = projection_->pressure();

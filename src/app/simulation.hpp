@@ -74,9 +74,7 @@ public:
   /// no such module: tests drive a module's parts on their own.
   template <typename T>
   T* part() const {
-    for (const std::unique_ptr<PhysicsModule>& module : modules_)
-      if (auto* exposes = dynamic_cast<Exposes<T>*>(module.get())) return &exposes->exposed();
-    return nullptr;
+    return exposed_part<T>(modules_);
   }
 
 private:

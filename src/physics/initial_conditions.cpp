@@ -73,4 +73,22 @@ PetscErrorCode set_initial_scalar(const ScalarConfig& config, Field& scalar) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode set_up_initial_fields(const JobConfig& job, const Grid& grid,
+                                     const SolidMask& solids, double time, Field* velocity,
+                                     std::vector<Field>* scalars) {
+  PetscFunctionBeginUser;
+  PetscCall(velocity->setup_velocity(grid));
+  velocity->set_time(time);  // inflows that vary in time (a restart sets its own time)
+  PetscCall(set_initial_velocity(job.velocity, *velocity));
+  PetscCall(solids.hold_solid_faces(*velocity));
+  scalars->reserve(job.scalars.size() + 1);
+  scalars->resize(job.scalars.size());
+  for (size_t s = 0; s < job.scalars.size(); ++s) {
+    PetscCall((*scalars)[s].setup_scalar(grid, job.scalars[s].name));
+    PetscCall(set_initial_scalar(job.scalars[s], (*scalars)[s]));
+    PetscCall(solids.hold_scalar_values((*scalars)[s]));
+  }
+  PetscFunctionReturn(0);
+}
+
 }  // namespace sf

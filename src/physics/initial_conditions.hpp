@@ -3,8 +3,11 @@
 // value a pure function of its global index, so the state is identical on any rank count.
 #pragma once
 
-#include "job.hpp"
+#include <vector>
+
 #include "field.hpp"
+#include "job.hpp"
+#include "solids.hpp"
 
 namespace sf {
 
@@ -14,5 +17,12 @@ PetscErrorCode set_initial_velocity(const VelocityInit& init, Field& velocity);
 
 /// Sets the owned cells of `scalar` to the background, then to each blob's value inside it.
 PetscErrorCode set_initial_scalar(const ScalarConfig& config, Field& scalar);
+
+/// The run's fields at time `time`: the velocity and the job's scalars (in its order) set up on
+/// `grid` with their initial values, the solids' faces and cells held. Room is kept for one more
+/// scalar, which a module may add (a liquid's level set) without moving these. Collective.
+PetscErrorCode set_up_initial_fields(const JobConfig& job, const Grid& grid,
+                                     const SolidMask& solids, double time, Field* velocity,
+                                     std::vector<Field>* scalars);
 
 }  // namespace sf

@@ -184,6 +184,14 @@ public:
   virtual T& exposed() = 0;
 };
 
+/// The part of type T that one of `modules` exposes (Exposes<T>), or null when none does.
+template <typename T>
+T* exposed_part(const std::vector<std::unique_ptr<PhysicsModule>>& modules) {
+  for (const std::unique_ptr<PhysicsModule>& module : modules)
+    if (auto* exposes = dynamic_cast<Exposes<T>*>(module.get())) return &exposes->exposed();
+  return nullptr;
+}
+
 /// The modules the job names, in registration order (modules.def). Local.
 std::vector<std::unique_ptr<PhysicsModule>> make_modules(const JobConfig& job);
 

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "errors.hpp"
+#include "error_codes.hpp"
 #include "field.hpp"
 #include "mpi_test_util.hpp"
 #include "test_boundaries.hpp"

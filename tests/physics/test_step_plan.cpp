@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "module.hpp"
-#include "simulation_test_util.hpp"
+#include "petsc_test_util.hpp"
 
 namespace sf {
 namespace {

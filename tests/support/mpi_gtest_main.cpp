@@ -6,7 +6,9 @@
 
 #include <cstdio>
 
+#ifdef STABLEFLUIDS_TEST_MPI_IO
 #include "collective_file.hpp"
+#endif
 
 namespace {
 
@@ -33,7 +35,9 @@ private:
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+#ifdef STABLEFLUIDS_TEST_MPI_IO
   sf::choose_mpi_io();  // the MPI-IO implementation the solver runs with
+#endif
   PetscCall(PetscInitialize(&argc, &argv, nullptr, nullptr));
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));

@@ -1,9 +1,12 @@
 // Boundary descriptions that tests build again and again.
 #pragma once
 
+#include <petscsys.h>
+
+#include <array>
 #include <vector>
 
-#include "job.hpp"
+#include "boundary.hpp"
 #include "mpi_test_util.hpp"
 
 namespace sf::test {
