@@ -28,7 +28,7 @@
 // the centres, theta h from the liquid's; on an outflow face or an open wall, the face's centre)
 // instead of 0: the row's right-hand side gains P / (theta h^2) and the face's gradient is
 // (P - p_s) / (theta h). A uniform P over a closed tank raises the liquid's pressure by P and
-// moves nothing (tests/physics/test_air_pressure.cpp).
+// moves nothing (tests/app/test_air_pressure.cpp).
 //
 // Walls of the domain (wall_separation.hpp): a wall pushes on the liquid but cannot pull. A wall
 // next to a liquid cell is either closed (u . n = 0, Neumann) or open to air (p = 0 on its

@@ -26,7 +26,7 @@
 // from the face, so the liquid between is carried with the body. Its weight comes with it (the
 // whole M falls at g), and so a body at rest in liquid at rest is exactly in equilibrium when
 // its mass is the liquid's over the cells it displaces (Archimedes, to the solver's tolerance:
-// tests/physics/test_floating_bodies.cpp), with no offset of half a cell.
+// tests/app/test_floating_bodies.cpp), with no offset of half a cell.
 //
 // In time: the "move obstacles" stage moves each body over the step with the velocity it has
 // (X += dt V, R = exp(dt omega) R), then the projection finds its velocity at the step's end

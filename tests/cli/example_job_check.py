@@ -133,7 +133,7 @@ def check_frame(path, names, cells):
 def height_field_volume(path):
     """The water's volume in a height-field frame, exactly as the height field holds it: phi is
     y - h in every cell, so a cell's share of its column's depth is clamp(0.5 - phi / dy, 0, 1)
-    (tests/physics/test_height_field.cpp measures it the same way)."""
+    (tests/app/test_height_field.cpp measures it the same way)."""
     with h5py.File(path, "r") as frame:
         phi = numpy.array(frame["phi"])
         solid = numpy.array(frame["solid"])
@@ -190,7 +190,7 @@ def check_level_set_volume(job, name, frames, header, values):
     # A moving obstacle is made of whole cells (a staircase): the cells its surface cuts are
     # counted whole, fluid or solid, while its faces move the water smoothly, so the count is
     # off from the true volume by up to the layer of liquid cells along its wetted surface
-    # (tests/physics/test_liquid.cpp, APistonRaisesTheWaterItPushes: a sawtooth of about one
+    # (tests/app/test_liquid.cpp, APistonRaisesTheWaterItPushes: a sawtooth of about one
     # layer). That layer, at the start or at the end, whichever holds more, bounds it.
     moving = any(o.get("motion") or o.get("floating") for o in job.get("obstacles") or [])
     layer = max(wetted_layer(first, solid_first), wetted_layer(final, solid_final)) if moving \

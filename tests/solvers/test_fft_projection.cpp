@@ -29,7 +29,7 @@
 #include "krylov_diffusion.hpp"
 #include "krylov_projection.hpp"
 #include "mpi_test_util.hpp"
-#include "simulation_test_util.hpp"
+#include "petsc_test_util.hpp"
 #include "test_boundaries.hpp"
 
 namespace sf {
@@ -37,6 +37,8 @@ namespace {
 
 using test::all;
 using test::Boundaries;
+using test::max_abs;
+using test::max_difference;
 using test::owned_box;
 
 struct Problem {
@@ -104,30 +106,6 @@ void set_noise(Field& field, int seed) {
   ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
 }
 
-/// max |v|, and sqrt(sum v^2), over a whole global vector. Collective.
-double max_abs(Vec v) {
-  PetscReal norm = 0.0;
-  EXPECT_EQ(VecNorm(v, NORM_INFINITY, &norm), 0);
-  return static_cast<double>(norm);
-}
-
-/// max |a - b| over two vectors of one layout, after removing each one's mean when `mean_free`.
-double max_difference(Vec a, Vec b, bool mean_free) {
-  Vec d;
-  EXPECT_EQ(VecDuplicate(a, &d), 0);
-  EXPECT_EQ(VecWAXPY(d, -1.0, b, a), 0);
-  if (mean_free) {
-    PetscScalar sum = 0.0;
-    PetscInt size = 0;
-    EXPECT_EQ(VecSum(d, &sum), 0);
-    EXPECT_EQ(VecGetSize(d, &size), 0);
-    EXPECT_EQ(VecShift(d, -sum / static_cast<double>(size)), 0);
-  }
-  const double result = max_abs(d);
-  EXPECT_EQ(VecDestroy(&d), 0);
-  return result;
-}
-
 /// ||div u||_2 over the cells (fills the velocity's ghosts). Collective.
 double divergence_norm(Field& velocity) {
   const Grid& grid = velocity.grid();
@@ -160,12 +138,6 @@ double lambda_min(const Grid& grid) {
   return result;
 }
 
-double min_spacing(const Grid& grid) {
-  double h = grid.spacing(0);
-  for (int a = 1; a < grid.dim(); ++a) h = std::min(h, grid.spacing(a));
-  return h;
-}
-
 // (a) A random periodic velocity, projected: max |div u| at rounding, relative to the size of
 // the divergence a rough field of that magnitude has (max |u*| / h_min). The bound 1e-13 leaves
 // a factor of about 100 over the double-precision epsilon for the sums of the transforms.
@@ -175,7 +147,7 @@ TEST(FftProjection, RandomFieldIsDivergenceFreeToRounding) {
       SCOPED_TRACE(name(c) + ", " + layout.name);
       auto p = make_problem(PETSC_COMM_WORLD, c, layout.processes);
       set_noise(p->velocity, 0);
-      const double scale = max_abs(p->velocity.global()) / min_spacing(p->grid);
+      const double scale = max_abs(p->velocity.global()) / p->grid.min_spacing();
       FftProjection projection;
       ASSERT_EQ(projection.setup(p->grid, p->solids), 0);
       ProjectionStats stats;
@@ -188,7 +160,7 @@ TEST(FftProjection, RandomFieldIsDivergenceFreeToRounding) {
       ASSERT_EQ(VecCopy(p->velocity.global(), before), 0);
       ASSERT_EQ(projection.project(p->velocity, 0.1, &stats), 0);
       EXPECT_LE(max_difference(before, p->velocity.global(), false),
-                1e-13 * max_abs(before) + 1e-14 * scale * min_spacing(p->grid));
+                1e-13 * max_abs(before) + 1e-14 * scale * p->grid.min_spacing());
       ASSERT_EQ(VecDestroy(&before), 0);
     }
 }
@@ -256,7 +228,7 @@ TEST(FftProjection, AgreesWithKrylovProjection) {
     const double rounding = 1e-13 * max_abs(fft_projection.pressure());
     EXPECT_LE(max_difference(fft_projection.pressure(), krylov_projection.pressure(), true),
               dp + rounding);
-    const double du = 2.0 * dt * dp / min_spacing(fft->grid);
+    const double du = 2.0 * dt * dp / fft->grid.min_spacing();
     EXPECT_LE(max_difference(fft->velocity.global(), krylov->velocity.global(), false),
               du + 1e-13 * max_abs(krylov->velocity.global()));
   }
@@ -502,48 +474,6 @@ TEST(FftSolvers, NonFiniteVelocityStopsTheProjection) {
                 [&]() { return diffusion.diffuse(p->velocity, 0.1, 0.1, nullptr); }, &message),
             PETSC_ERR_FP);
   EXPECT_NE(message.find("NaN in velocity"), std::string::npos) << message;
-}
-
-// Whole steps of the Taylor-Green vortex (advection, viscosity, projection) with both solves
-// by FFT against both by Krylov with rtol 1e-13. A Krylov solve leaves a relative residual of
-// 1e-13, which the pressure error can amplify by at most the condition number of -L on the
-// mean-free modes, lambda_max / lambda_min ~ 80 on this grid; over three steps (advection does
-// not amplify a smooth difference) that is 3e-11 of the velocity. (Measured: 3e-14, the initial
-// field being divergence-free.) The FFT steps report no iterations and leave the divergence at
-// rounding.
-TEST(FftSolvers, TaylorGreenStepsAgreeWithKrylov) {
-  const std::string size = std::to_string(test::comm_size());
-  auto job_text = [&](const std::string& solver, const std::string& tolerances) {
-    return "name: tg_" + solver + "_np" + size +
-           "\n"
-           "grid: {cells: [16, 12, 10], size: [6.283185307179586, 6.283185307179586, "
-           "6.283185307179586], halo: 2}\n"
-           "boundary: {x: periodic, y: periodic, z: periodic}\n"
-           "velocity: {initial: {type: taylor_green, strength: 1.0}}\n"
-           "fluid: {viscosity: 0.05}\n"
-           "time: {dt: 0.1, end: 0.3}\n"
-           "pressure: {solver: " + solver + tolerances + "}\n"
-           "diffusion: {solver: " + solver + tolerances + "}\n"
-           "output: {directory: test_fft_projection_output, interval: 1.0, overwrite: true}\n";
-  };
-  const JobConfig fft_job = parse_job(job_text("fft", ""), "fft.yaml");
-  const JobConfig krylov_job =
-      parse_job(job_text("krylov", ", tolerance: 1e-13, absolute_tolerance: 0"), "krylov.yaml");
-  Simulation fft, krylov;
-  ASSERT_EQ(fft.setup(PETSC_COMM_WORLD, fft_job), 0);
-  ASSERT_EQ(krylov.setup(PETSC_COMM_WORLD, krylov_job), 0);
-  const double h = 6.283185307179586 / 16.0;
-  for (int step = 0; step < 3; ++step) {
-    StepReport fft_report, krylov_report;
-    ASSERT_EQ(fft.step(0.1, &fft_report), 0);
-    ASSERT_EQ(krylov.step(0.1, &krylov_report), 0);
-    EXPECT_EQ(fft_report.pressure_iterations, 0);
-    EXPECT_EQ(fft_report.diffusion_iterations, 0);
-    EXPECT_GT(krylov_report.pressure_iterations, 0);
-    EXPECT_LE(fft_report.max_divergence, 1e-13 * max_abs(fft.velocity().global()) / h);
-  }
-  EXPECT_LE(max_difference(fft.velocity().global(), krylov.velocity().global(), false),
-            3e-11 * max_abs(krylov.velocity().global()));
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // (solvers/variable_viscosity.hpp): plane Couette and Poiseuille flow through a viscosity jump
 // against their exact profiles, stability far beyond the explicit limit, agreement with the
 // component-wise diffusion where the two operators coincide, and agreement across rank counts
-// and process layouts; and a whole Simulation that takes its viscosity from a job's scalar.
+// and process layouts. A whole step that takes its viscosity from a job's scalar is in
+// tests/app/test_solver_steps.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,16 +15,24 @@
 #include "field_test_util.hpp"
 #include "krylov_diffusion.hpp"
 #include "mpi_test_util.hpp"
-#include "simulation.hpp"
 #include "test_boundaries.hpp"
 #include "variable_viscosity.hpp"
+#include "viscosity_jump_channel.hpp"
 
 namespace sf {
 namespace {
 
 using test::all;
 using test::Boundaries;
+using test::channel;
+using test::couette;
 using test::face;
+using test::kHeight;
+using test::kJump;
+using test::kNuAbove;
+using test::kNuBelow;
+using test::poiseuille;
+using test::two_viscosities;
 using test::max_error;
 using test::owned_box;
 using test::set_field;
@@ -52,16 +61,6 @@ std::unique_ptr<Problem> make_problem(int dim, std::array<long, 3> cells,
   EXPECT_EQ(problem->scalar.setup_scalar(problem->grid, "wax"), 0);
   EXPECT_EQ(problem->velocity.setup_velocity(problem->grid), 0);
   return problem;
-}
-
-/// nu = nu_low where wax = 0, nu_high where wax = 1, log-linear in between.
-ViscosityLaw two_viscosities(double nu_low, double nu_high, ViscosityAverage average) {
-  ViscosityLaw law;
-  law.scalar = "wax";
-  law.at = {0.0, 1.0};
-  law.log_nu = {std::log(nu_low), std::log(nu_high)};
-  law.average = average;
-  return law;
 }
 
 SolverConfig tight() {
@@ -113,41 +112,8 @@ void push_along_x(Problem& p, double g_dt) {
   ASSERT_EQ(VecRestoreArray(p.velocity.global(), &data), 0);
 }
 
-// Channel 0 < y < H, periodic along x (and z), no-slip walls, a viscosity nu1 below y0 and nu2
-// above it (a jump on a cell face).
-constexpr double kHeight = 1.0, kJump = 0.375, kNuBelow = 1.0, kNuAbove = 10.0;
-
 void set_jump(Problem& p) {
   set_field(p.scalar, [](int, double, double y, double) { return y < kJump ? 0.0 : 1.0; });
-}
-
-/// Plane Couette flow through the jump, the upper wall moving at U: the shear stress tau is the
-/// same across the channel and the velocity continuous at y0, so the profile is linear in each
-/// layer, u = tau y / nu1 below and U - tau (H - y) / nu2 above, tau = U / (y0/nu1 +
-/// (H - y0)/nu2).
-double couette(double wall, double y) {
-  const double tau = wall / (kJump / kNuBelow + (kHeight - kJump) / kNuAbove);
-  return y < kJump ? tau * y / kNuBelow : wall - tau * (kHeight - y) / kNuAbove;
-}
-
-/// Plane Poiseuille flow through the jump under a body force g along x: tau = nu du/dy =
-/// -g y + C, u(0) = u(H) = 0 and u continuous at y0 fix C; the profile is quadratic in each
-/// layer and its kink at y0 keeps nu du/dy continuous.
-double poiseuille(double g, double y) {
-  const double c = (g * kJump * kJump / (2.0 * kNuBelow) -
-                    g * (kJump * kJump - kHeight * kHeight) / (2.0 * kNuAbove)) /
-                   (kJump / kNuBelow - (kJump - kHeight) / kNuAbove);
-  if (y < kJump) return (-g * y * y / 2.0 + c * y) / kNuBelow;
-  return (-g * (y * y - kHeight * kHeight) / 2.0 + c * (y - kHeight)) / kNuAbove;
-}
-
-Boundaries channel(int dim, std::array<double, 3> wall_velocity = {0.0, 0.0, 0.0}) {
-  Boundaries b = all(BoundaryKind::Periodic);
-  b[1][0] = face(BoundaryKind::NoSlip);
-  b[1][1] = face(BoundaryKind::NoSlip);
-  b[1][1].velocity = wall_velocity;
-  (void)dim;
-  return b;
 }
 
 // Implicit steps of dt = 1000 H^2 / nu1 reach the steady state: each divides the distance to it
@@ -428,60 +394,6 @@ TEST(VariableViscosityRanks, AgreesWithOneRank) {
     }
     ASSERT_EQ(VecRestoreArrayRead(alone->velocity.global(), &reference_data), 0);
   }
-}
-
-// The whole step with fluid.viscosity: {from: wax, ...}: Poiseuille flow through the jump, driven
-// by gravity along x, with the wax second among the job's scalars (the step must pick the one
-// the law names). Advection along x of fields constant in x and the projection of a flow without
-// divergence change nothing, so the steady state is the solve's: the exact profile up to the
-// no-slip ghost's g h^2 / (8 nu1).
-TEST(VariableViscositySimulation, PoiseuilleThroughTheWholeStep) {
-  const double g = 8.0;
-  const long n = 32;
-  JobConfig job;
-  job.name = "poiseuille";
-  job.grid.dim = 2;
-  job.grid.cells = {4, n, 1};
-  job.grid.size = {0.5, kHeight, 1.0};
-  job.boundary = channel(2);
-  for (const char* name : {"dye", "wax"}) {
-    ScalarConfig scalar;
-    scalar.name = name;
-    job.scalars.push_back(scalar);
-  }
-  ScalarBlob upper;
-  upper.region.lower = {-1.0, kJump, 0.0};
-  upper.region.upper = {2.0, 2.0, 1.0};
-  upper.value = 1.0;
-  job.scalars[1].initial.push_back(upper);
-  job.scalars[0].initial.push_back(upper);
-  job.scalars[0].initial.back().value = 0.5;  // not the law's scalar: it must not matter
-  job.fluid.variable = two_viscosities(kNuBelow, kNuAbove, ViscosityAverage::Harmonic);
-  job.forces.gravity = {g, 0.0, 0.0};
-  job.diffusion.rtol = 1e-12;
-  job.diffusion.atol = 1e-50;
-  job.diffusion.max_iterations = 1000;
-  job.time.dt = 2.0;
-  job.time.end = 40.0;
-  job.output.directory = "test_variable_viscosity_np" + std::to_string(test::comm_size());
-  job.output.overwrite = true;
-  {
-    Simulation simulation;
-    ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-    // Each step divides the distance to the steady state by 1 + dt lambda_min, about 20.
-    for (int step = 0; step < 20; ++step) {
-      StepReport report;
-      ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
-      EXPECT_LT(report.max_divergence, 1e-9);
-    }
-    const double error = max_error(simulation.velocity(), [&](int c, double, double y, double) {
-      return c == 1 ? 0.0 : poiseuille(g, y);
-    });
-    const double h = kHeight / static_cast<double>(n);
-    EXPECT_NEAR(error, g * h * h / (8.0 * kNuBelow), 1e-6 * g * h * h);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (test::comm_rank() == 0) std::filesystem::remove_all(job.output.directory);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "field.hpp"
+#include "mpi_test_util.hpp"
+#include "vec_array.hpp"
 
 namespace sf::test {
 
@@ -21,10 +23,8 @@ inline IndexBox owned_box(const Field& field, int c) {
 template <typename F>
 void set_field(Field& field, F&& f) {
   const Grid& grid = field.grid();
-  PetscScalar* data;
-  ArrayView u;
-  ASSERT_EQ(VecGetArray(field.global(), &data), 0);
-  ASSERT_EQ(grid.global_view(field.dm(), data, &u), 0);
+  WriteArray u;
+  ASSERT_EQ(u.get_global(field), 0);
   for (int c = 0; c < field.components(); ++c) {
     const int s = field.stagger(c);
     for_each_index(owned_box(field, c), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -32,7 +32,6 @@ void set_field(Field& field, F&& f) {
                         grid.sample_position(2, k, s));
     });
   }
-  ASSERT_EQ(VecRestoreArray(field.global(), &data), 0);
 }
 
 /// max over owned samples of |q_c - f(c, x, y, z)| for the samples where f is not NaN (those the
@@ -40,10 +39,8 @@ void set_field(Field& field, F&& f) {
 template <typename F>
 double max_error(const Field& field, F&& f) {
   const Grid& grid = field.grid();
-  const PetscScalar* data;
-  ArrayView u;
-  EXPECT_EQ(VecGetArrayRead(field.global(), &data), 0);
-  EXPECT_EQ(grid.global_view(field.dm(), const_cast<PetscScalar*>(data), &u), 0);
+  ReadArray u;
+  EXPECT_EQ(u.get_global(field), 0);
   double error = 0.0;
   for (int c = 0; c < field.components(); ++c) {
     const int s = field.stagger(c);
@@ -54,7 +51,7 @@ double max_error(const Field& field, F&& f) {
       error = std::max(error, std::abs(u(i, j, k, c) - want));
     });
   }
-  EXPECT_EQ(VecRestoreArrayRead(field.global(), &data), 0);
+  EXPECT_EQ(u.restore(), 0);
   double result = 0.0;
   MPI_Allreduce(&error, &result, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
   return result;
@@ -64,19 +61,33 @@ double max_error(const Field& field, F&& f) {
 /// uniform flow (ux, 0): |u_x - ux| and |u_y|. Collective.
 inline double uniform_flow_departure(const Field& velocity, double ux) {
   const Grid& grid = velocity.grid();
-  const PetscScalar* data;
-  ArrayView u;
-  EXPECT_EQ(VecGetArrayRead(velocity.global(), &data), 0);
-  EXPECT_EQ(grid.global_view(velocity.dm(), const_cast<PetscScalar*>(data), &u), 0);
+  ReadArray u;
+  EXPECT_EQ(u.get_global(velocity), 0);
   double worst = 0.0;
   for (int c = 0; c < 2; ++c)
     for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
       worst = std::max(worst, std::abs(u(i, j, k, c) - (c == 0 ? ux : 0.0)));
     });
-  EXPECT_EQ(VecRestoreArrayRead(velocity.global(), &data), 0);
+  EXPECT_EQ(u.restore(), 0);
   double all = 0.0;
   MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
   return all;
+}
+
+/// Writes `value` at global index (i, j, k), component c, of a global vector of `dm`, on the
+/// rank whose storage holds it (any slot of the DM, so unused tangential slots can be hit too).
+/// Returns the number of ranks that wrote it (so a test can check the index was reachable).
+/// Collective.
+inline long poke(Vec vec, DM dm, int c, PetscInt i, PetscInt j, PetscInt k, double value) {
+  WriteArray v;
+  EXPECT_EQ(v.get_global(dm, vec), 0);
+  const PetscInt index[3] = {i, j, k};
+  bool mine = true;
+  for (int a = 0; a < 3; ++a)
+    mine = mine && index[a] >= v.start[a] && index[a] < v.start[a] + v.width[a];
+  if (mine) v(i, j, k, c) = value;
+  EXPECT_EQ(v.restore(), 0);
+  return global_sum(mine ? 1 : 0);
 }
 
 }  // namespace sf::test

@@ -1,6 +1,7 @@
-// Helpers for tests of any layer: comparing vectors bit for bit, catching PETSc's errors.
+// Helpers for tests of any layer: comparing vectors, catching PETSc's errors.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <petscsys.h>
 #include <petscvec.h>
 
@@ -35,6 +36,30 @@ PetscErrorCode catching_errors(F&& f, std::string* message) {
   const PetscErrorCode status = f();
   PetscPopErrorHandler();
   return status;
+}
+
+/// max |v| over a whole global vector. Collective.
+inline double max_abs(Vec v) {
+  PetscReal norm = 0.0;
+  EXPECT_EQ(VecNorm(v, NORM_INFINITY, &norm), 0);
+  return static_cast<double>(norm);
+}
+
+/// max |a - b| over two vectors of one layout, after removing each one's mean when `mean_free`.
+inline double max_difference(Vec a, Vec b, bool mean_free) {
+  Vec d;
+  EXPECT_EQ(VecDuplicate(a, &d), 0);
+  EXPECT_EQ(VecWAXPY(d, -1.0, b, a), 0);
+  if (mean_free) {
+    PetscScalar sum = 0.0;
+    PetscInt size = 0;
+    EXPECT_EQ(VecSum(d, &sum), 0);
+    EXPECT_EQ(VecGetSize(d, &size), 0);
+    EXPECT_EQ(VecShift(d, -sum / static_cast<double>(size)), 0);
+  }
+  const double result = max_abs(d);
+  EXPECT_EQ(VecDestroy(&d), 0);
+  return result;
 }
 
 }  // namespace sf::test
