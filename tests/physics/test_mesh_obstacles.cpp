@@ -1,9 +1,11 @@
 // Obstacles from triangle meshes (Region::Shape::Mesh, TriangleMesh, job/read_mesh.cpp): the
 // inside test is right where the rays of a lattice run through a mesh's edges and vertices, the
 // enclosed volume is the polyhedron's, the voxelised volume converges to it and an icosphere's
-// to the sphere's, and a mesh read from an STL file through the job makes exactly the cells whose
-// centres it holds solid, at every rank count, at rest and towed. Bad meshes are refused with the
-// job's key and line.
+// to the sphere's (the mac layer's TriangleMesh alone); a mesh read from an STL file through the
+// job makes exactly the cells whose centres it holds solid, at every rank count, at rest (the
+// SolidMask on a bench) and towed (the moving-obstacles module's steps on a bench,
+// module_bench.hpp: no solver moves a mask). Bad meshes are refused with the job's key and line
+// (the job layer).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +18,7 @@
 
 #include "job.hpp"
 #include "mpi_test_util.hpp"
-#include "simulation.hpp"
+#include "module_bench.hpp"
 #include "triangle_mesh.hpp"
 
 namespace sf {
@@ -138,7 +140,8 @@ TEST(TriangleMesh, ACubeAndAnOctahedronHoldTheLatticeEvenWhereRaysRunThroughEdge
             std::abs(x[0] - 0.5) + std::abs(x[1] - 0.5) + std::abs(x[2] - 0.5) - 0.25;
         // Points on a surface may go either way.
         if (box_gap != 0.0) wrong_box += box.contains(x) != (box_gap < 0.0);
-        if (std::abs(diamond_gap) > 1e-12) wrong_diamond += diamond.contains(x) != (diamond_gap < 0.0);
+        if (std::abs(diamond_gap) > 1e-12)
+          wrong_diamond += diamond.contains(x) != (diamond_gap < 0.0);
         ++checked;
       }
   EXPECT_EQ(wrong_box, 0) << "of " << checked;
@@ -161,7 +164,8 @@ TEST(TriangleMesh, EnclosesThePolyhedronsVolumeAndAnIcosphereConvergesToTheSpher
   const double sphere = 4.0 / 3.0 * M_PI * 0.3 * 0.3 * 0.3;
   double previous = HUGE_VAL;
   for (int levels = 1; levels <= 4; ++levels) {
-    const double error = std::abs(icosphere({0.5, 0.5, 0.5}, 0.3, levels).build().volume() - sphere);
+    const double error =
+        std::abs(icosphere({0.5, 0.5, 0.5}, 0.3, levels).build().volume() - sphere);
     // Each subdivision quarters the chordal error (second order in the edge length).
     EXPECT_LT(error, 0.3 * previous) << "levels " << levels;
     previous = error;
@@ -239,14 +243,13 @@ std::string scratch(const std::string& name) {
 }
 
 /// Cells, over all ranks, whose solid flag differs from whether `mesh` holds their centre.
-long misplaced_cells(Simulation& simulation, const TriangleMesh& mesh,
+long misplaced_cells(const Grid& grid, const SolidMask& solids, const TriangleMesh& mesh,
                      const std::array<double, 3>& shift) {
-  const Grid& grid = simulation.grid();
   long misplaced = 0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const double x[3] = {grid.cell_center(0, i) - shift[0], grid.cell_center(1, j) - shift[1],
                          grid.cell_center(2, k) - shift[2]};
-    if (mesh.contains(x) != simulation.solids().solid(i, j, k)) ++misplaced;
+    if (mesh.contains(x) != solids.solid(i, j, k)) ++misplaced;
   });
   return test::global_sum(misplaced);
 }
@@ -264,12 +267,12 @@ TEST(MeshObstacle, AnStlSphereMakesSolidExactlyTheCellsItHoldsAtEveryRankCount) 
   const TriangleMesh& mesh = *job.obstacles[0].region.mesh;
   EXPECT_NEAR(0.5 * (mesh.lower()[1] + mesh.upper()[1]), 0.45, 1e-12);
   EXPECT_NEAR(mesh.upper()[0] - mesh.lower()[0], 0.6, 1e-12);
-  Simulation simulation;
-  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
-  EXPECT_EQ(misplaced_cells(simulation, mesh, {0, 0, 0}), 0);
+  test::ModuleBench bench;
+  ASSERT_EQ(bench.setup(PETSC_COMM_WORLD, job), 0);
+  const Grid& grid = bench.grid();
+  EXPECT_EQ(misplaced_cells(grid, bench.solids(), mesh, {0, 0, 0}), 0);
   // The same count on every rank count: the one a single process makes of the whole grid.
   long expected = 0;
-  const Grid& grid = simulation.grid();
   for (int i = 0; i < 24; ++i)
     for (int j = 0; j < 20; ++j)
       for (int k = 0; k < 22; ++k) {
@@ -278,7 +281,7 @@ TEST(MeshObstacle, AnStlSphereMakesSolidExactlyTheCellsItHoldsAtEveryRankCount) 
         expected += mesh.contains(x);
       }
   EXPECT_GT(expected, 1000);
-  EXPECT_EQ(simulation.solids().solid_cells(), expected);
+  EXPECT_EQ(bench.solids().solid_cells(), expected);
 }
 
 TEST(MeshObstacle, ATowedMeshCubeIsWhereItsMotionPutsIt) {
@@ -291,16 +294,16 @@ TEST(MeshObstacle, ATowedMeshCubeIsWhereItsMotionPutsIt) {
       "             motion: {velocity: [1.7, 0, 0]}}]\n"
       "time: {dt: 0.02, end: 0.1}\n"
       "output: {directory: " + scratch("cube") + ", overwrite: true, initial_frame: false}\n");
-  Simulation simulation;
-  ASSERT_EQ(simulation.setup(PETSC_COMM_WORLD, job), 0);
+  // The bench's steps, without diffusion and projection: neither moves the mask.
+  test::ModuleBench bench;
+  ASSERT_EQ(bench.setup(PETSC_COMM_WORLD, job), 0);
   const TriangleMesh& mesh = *job.obstacles[0].region.mesh;
   for (int step = 1; step <= 5; ++step) {
-    StepReport report;
-    ASSERT_EQ(simulation.step(job.time.dt, &report), 0);
-    const double shift = 1.7 * simulation.time();
+    ASSERT_EQ(bench.step_without_solvers(job.time.dt), 0);
+    const double shift = 1.7 * bench.flow().time;
     // Each cell centre tested against the cube where the motion has put it (and against its
     // image one period back, once it has crossed x = 1).
-    const Grid& grid = simulation.grid();
+    const Grid& grid = bench.grid();
     long misplaced = 0;
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
       bool in = false;
@@ -309,7 +312,7 @@ TEST(MeshObstacle, ATowedMeshCubeIsWhereItsMotionPutsIt) {
                              grid.cell_center(2, k)};
         in = in || mesh.contains(x);
       }
-      misplaced += in != simulation.solids().solid(i, j, k);
+      misplaced += in != bench.solids().solid(i, j, k);
     });
     EXPECT_EQ(test::global_sum(misplaced), 0) << "step " << step;
   }
@@ -317,8 +320,8 @@ TEST(MeshObstacle, ATowedMeshCubeIsWhereItsMotionPutsIt) {
 
 TEST(MeshObstacle, TheShippedRingJobReadsAClosedMesh) {
   // jobs/ is checked with parse_job elsewhere, which reads no mesh: this reads it.
-  const JobConfig job =
-      load_job(PETSC_COMM_WORLD, std::string(STABLEFLUIDS_SOURCE_DIR) + "/jobs/plume_through_ring_3d.yaml");
+  const JobConfig job = load_job(
+      PETSC_COMM_WORLD, std::string(STABLEFLUIDS_SOURCE_DIR) + "/jobs/plume_through_ring_3d.yaml");
   ASSERT_EQ(job.obstacles.size(), 1u);
   const TriangleMesh& ring = *job.obstacles[0].region.mesh;
   EXPECT_EQ(ring.triangle_count(), 3072u);
@@ -351,7 +354,8 @@ TEST(MeshObstacle, AMissingFileAnOpenSurfaceAndA2DGridAreRefusedWithTheKey) {
   holed.triangles.resize(holed.triangles.size() - 3);
   const std::string stl = scratch("holed") + ".stl";
   write_stl(stl, holed);
-  const std::string open = refusal("holed", base + "obstacles: [{shape: mesh, file: " + stl + "}]\n");
+  const std::string open =
+      refusal("holed", base + "obstacles: [{shape: mesh, file: " + stl + "}]\n");
   EXPECT_NE(open.find(":3: obstacles[0].file: mesh '"), std::string::npos) << open;
   EXPECT_NE(open.find("is not a closed surface: 3 edges belong to one triangle only"),
             std::string::npos) << open;
