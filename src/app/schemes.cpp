@@ -69,17 +69,10 @@ PetscErrorCode Simulation::build_step() {
     report->remote_points = advection.remote_points;
     PetscFunctionReturn(0);
   };
-  const Run diffuse_velocity = [this, &job](double dt, StepReport* report) {
+  const Run diffuse_velocity = [this](double dt, StepReport* report) {
     PetscFunctionBeginUser;
     PetscInt iterations = 0;
-    if (variable_viscosity_) {
-      // The viscosity varies with a scalar: one coupled solve for all components (Carlson et al.
-      // 2002).
-      PetscCall(variable_viscosity_->diffuse(velocity_, scalars_[viscosity_scalar_], dt,
-                                             &iterations));
-    } else {
-      PetscCall(diffusion_->diffuse(velocity_, job.fluid.viscosity, dt, &iterations));
-    }
+    PetscCall(velocity_diffusion_->diffuse(velocity_, scalars_, dt, &iterations));
     report->diffusion_iterations += iterations;
     PetscFunctionReturn(0);
   };

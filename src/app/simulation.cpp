@@ -70,19 +70,8 @@ PetscErrorCode Simulation::setup_solvers() {
                              &advection_));
   }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
-  if (job.fluid.variable.enabled()) {
-    variable_viscosity_ = std::make_unique<VariableViscosity>();
-    // The parser checked that the scalar is declared.
-    const auto named = std::find_if(job.scalars.begin(), job.scalars.end(),
-                                    [&](const ScalarConfig& s) {
-                                      return s.name == job.fluid.variable.scalar;
-                                    });
-    PetscCheck(named != job.scalars.end(), grid_.comm(), PETSC_ERR_ARG_WRONG,
-               "the viscosity follows \"%s\", which is not a scalar of the job",
-               job.fluid.variable.scalar.c_str());
-    viscosity_scalar_ = static_cast<size_t>(named - job.scalars.begin());
-    PetscCall(variable_viscosity_->setup(grid_, solids_, job.diffusion, job.fluid.variable));
-  }
+  PetscCall(
+      make_velocity_diffusion(grid_, solids_, job, diffusion_.get(), &velocity_diffusion_));
   // A liquid's projection is the free-surface one, on its level set (the scalar after the job's
   // own), coupled to the floating bodies; a height field's surface keeps its volume itself.
   PetscCall(make_projection(grid_, solids_, job.pressure, &projection_,

@@ -24,7 +24,7 @@
 #include "schedule.hpp"
 #include "solids.hpp"
 #include "stage_timers.hpp"
-#include "variable_viscosity.hpp"
+#include "velocity_diffusion.hpp"
 
 namespace sf {
 
@@ -146,10 +146,8 @@ private:
   std::unique_ptr<Advection> advection_;  // time.scheme: stam
   std::unique_ptr<Bdf2Advection> bdf2_;   // time.scheme: bdf2
   double implicit_dt_ = 0.0;              // bdf2: the step of the stages after advection
-  std::unique_ptr<Diffusion> diffusion_;
-  // fluid.viscosity given as a law of a scalar: the coupled velocity solve, else null.
-  std::unique_ptr<VariableViscosity> variable_viscosity_;
-  size_t viscosity_scalar_ = 0;  // the index in scalars_ of the scalar the viscosity follows
+  std::unique_ptr<Diffusion> diffusion_;                   // the scalars' (and a constant nu's)
+  std::unique_ptr<VelocityDiffusion> velocity_diffusion_;  // the velocity's viscous step
   std::unique_ptr<Projection> projection_;
   FrameWriter writer_;
   Checkpointer checkpointer_;
