@@ -9,7 +9,6 @@
 
 #include "change_watch.hpp"
 #include "health.hpp"
-#include "initial_conditions.hpp"
 #include "signals.hpp"
 
 namespace sf {
@@ -20,17 +19,7 @@ PetscErrorCode Simulation::setup(MPI_Comm comm, const JobConfig& job, const std:
   MemoryMarks memory;
   memory.at_start = resident_bytes();
   PetscCall(timers_.setup());
-  PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
-  PetscCall(solids_.setup(grid_, job.obstacles));
-  flow_.job = &job;
-  flow_.grid = &grid_;
-  flow_.solids = &solids_;
-  flow_.velocity = &velocity_;
-  flow_.scalars = &scalars_;
-  modules_ = make_modules(job);
-  for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->place(flow_));
-  PetscCall(set_up_initial_fields(job, grid_, solids_, flow_.time, &velocity_, &scalars_));
-  for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->setup(flow_));
+  PetscCall(set_up_flow(comm, job, &grid_, &solids_, &velocity_, &scalars_, &flow_, &modules_));
   PetscCall(setup_solvers());
   flow_.pressure = projection_->pressure();
   for (const std::unique_ptr<PhysicsModule>& module : modules_) {

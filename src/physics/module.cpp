@@ -1,6 +1,8 @@
 // The step plan and the registry of physics modules (see module.hpp).
 #include "module.hpp"
 
+#include "initial_conditions.hpp"
+
 namespace sf {
 
 const char* stage_name(Stage stage) {
@@ -75,6 +77,24 @@ std::vector<std::unique_ptr<PhysicsModule>> make_modules(const JobConfig& job) {
 #include "modules.def"
 #undef SF_MODULE
   return modules;
+}
+
+PetscErrorCode set_up_flow(MPI_Comm comm, const JobConfig& job, Grid* grid, SolidMask* solids,
+                           Field* velocity, std::vector<Field>* scalars, Flow* flow,
+                           std::vector<std::unique_ptr<PhysicsModule>>* modules) {
+  PetscFunctionBeginUser;
+  PetscCall(grid->setup(comm, job.grid, job.boundary, job.grid.processes));
+  PetscCall(solids->setup(*grid, job.obstacles));
+  flow->job = &job;
+  flow->grid = grid;
+  flow->solids = solids;
+  flow->velocity = velocity;
+  flow->scalars = scalars;
+  *modules = make_modules(job);
+  for (const std::unique_ptr<PhysicsModule>& module : *modules) PetscCall(module->place(*flow));
+  PetscCall(set_up_initial_fields(job, *grid, *solids, flow->time, velocity, scalars));
+  for (const std::unique_ptr<PhysicsModule>& module : *modules) PetscCall(module->setup(*flow));
+  PetscFunctionReturn(0);
 }
 
 }  // namespace sf

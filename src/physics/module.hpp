@@ -195,4 +195,13 @@ T* exposed_part(const std::vector<std::unique_ptr<PhysicsModule>>& modules) {
 /// The modules the job names, in registration order (modules.def). Local.
 std::vector<std::unique_ptr<PhysicsModule>> make_modules(const JobConfig& job);
 
+/// The run's state up to its solvers, as the Simulation (and the tests' module bench) build it:
+/// the grid and the solids of `job`, `flow` wired to them and to `velocity` and `scalars`, the
+/// job's modules built and placed, the fields at their initial values (at flow->time), then each
+/// module set up. Connecting and attaching the modules is the caller's, after its solvers.
+/// Collective.
+PetscErrorCode set_up_flow(MPI_Comm comm, const JobConfig& job, Grid* grid, SolidMask* solids,
+                           Field* velocity, std::vector<Field>* scalars, Flow* flow,
+                           std::vector<std::unique_ptr<PhysicsModule>>* modules);
+
 }  // namespace sf

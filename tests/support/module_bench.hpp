@@ -1,9 +1,10 @@
 // A bench for physics modules: the job's modules on a grid, without a Simulation, so that a
 // module's tests link the physics layer and no solver, writer or run loop.
 //
-// The bench sets up what Simulation::setup does before the base scheme's solvers: the grid, the
-// solids, the velocity and the job's scalars at their initial values, and the modules the job
-// names (place, setup, connect, attach, in registration order). A test then runs the stages at
+// The bench sets up what Simulation::setup does before the base scheme's solvers, through the
+// same set_up_flow (module.hpp): the grid, the solids, the velocity and the job's scalars at
+// their initial values, and the modules the job names (place, setup), then connects and attaches
+// them in registration order. A test then runs the stages at
 // the anchors it wants, and the base scheme's advection (a physics-layer part) where a module's
 // state must be carried by the flow. Diffusion and the projection are the solvers' and are not
 // here: a property that needs them is a whole step's, tested in tests/app.
@@ -16,7 +17,6 @@
 #include <vector>
 
 #include "advection.hpp"
-#include "initial_conditions.hpp"
 #include "module.hpp"
 
 namespace sf::test {
@@ -30,17 +30,7 @@ public:
   /// The grid, solids, fields and modules of `job` (which must outlive the bench). Collective.
   PetscErrorCode setup(MPI_Comm comm, const JobConfig& job) {
     PetscFunctionBeginUser;
-    PetscCall(grid_.setup(comm, job.grid, job.boundary, job.grid.processes));
-    PetscCall(solids_.setup(grid_, job.obstacles));
-    flow_.job = &job;
-    flow_.grid = &grid_;
-    flow_.solids = &solids_;
-    flow_.velocity = &velocity_;
-    flow_.scalars = &scalars_;
-    modules_ = make_modules(job);
-    for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->place(flow_));
-    PetscCall(set_up_initial_fields(job, grid_, solids_, flow_.time, &velocity_, &scalars_));
-    for (const std::unique_ptr<PhysicsModule>& module : modules_) PetscCall(module->setup(flow_));
+    PetscCall(set_up_flow(comm, job, &grid_, &solids_, &velocity_, &scalars_, &flow_, &modules_));
     for (const std::unique_ptr<PhysicsModule>& module : modules_) {
       PetscCall(module->connect(flow_));
       module->attach(flow_, plan_);
