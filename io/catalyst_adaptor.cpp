@@ -404,6 +404,8 @@ PetscErrorCode CatalystAdaptor::setup(const Grid& grid, const SolidMask& solids,
   std::vector<std::string> cell_fields;
   for (const ScalarConfig& scalar : job.scalars) cell_fields.push_back(scalar.name);
   if (job.liquid.enabled) cell_fields.push_back(LiquidConfig::kLevelSetName);
+  if (job.liquid.enabled && job.liquid.interface == LiquidConfig::Interface::Vof)
+    cell_fields.push_back(LiquidConfig::kFractionName);
   PetscCall(m.input.lay_out(grid, solids, cell_fields, true));
   m.input.name = kChannel;
   PetscCall(m.owned.lay_out(grid, solids, cell_fields, false));

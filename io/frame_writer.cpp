@@ -157,8 +157,9 @@ void write_frame_header(CollectiveFile& out, const Grid& grid, const JobConfig& 
 
 /// The cell-centred datasets, each described on itself: the velocity averaged to the centres,
 /// every scalar, the pressure (when not null) and the solid mask, the velocity and the mask
-/// packed in `buffer` (packing_size() doubles). With a `liquid`, the last scalar is its level
-/// set. Collective.
+/// packed in `buffer` (packing_size() doubles). With a `liquid`, the scalar named phi is its
+/// level set, and liquid_fraction its volume fraction or, without that scalar, H(-phi).
+/// Collective.
 PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const Field& velocity,
                                    const std::vector<Field>& scalars, Vec pressure,
                                    const SolidMask& solids, bool liquid,
@@ -185,11 +186,19 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                  [&](PetscInt i, PetscInt j, PetscInt k) { *solid++ = solids.cell(i, j, k); });
   ok = write_dataset(file, "solid", cell_slab(grid), H5T_NATIVE_UINT8, buffer.data(), transfer,
                      error) && ok;
-  // A liquid's fraction in each cell, from its level set, in the buffer.
-  if (liquid) {
+  // A liquid's level set, and its volume fraction when its interface carries one (a scalar of
+  // the run, written with the others).
+  const Field* level_set = nullptr;
+  bool carries_fraction = false;
+  for (const Field& scalar : scalars) {
+    if (liquid && scalar.name() == LiquidConfig::kLevelSetName) level_set = &scalar;
+    if (liquid && scalar.name() == LiquidConfig::kFractionName) carries_fraction = true;
+  }
+  // Otherwise the liquid's fraction in each cell, from its level set, in the buffer.
+  if (level_set && !carries_fraction) {
     const double h = grid.min_spacing();
     ReadArray phi;
-    PetscCall(phi.get(scalars.back().global()));
+    PetscCall(phi.get(level_set->global()));
     // An obstacle holds none (its phi continues the liquid beside it; level_set.hpp).
     size_t c = 0;
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -218,15 +227,19 @@ PetscErrorCode write_cell_datasets(CollectiveFile& out, const Grid& grid, const 
                                   : "u, v, w (along x, y, z; w = 0 in 2D)"},
                         error) && ok;
   for (const Field& scalar : scalars) {
-    const bool level_set = liquid && &scalar == &scalars.back();
-    const DatasetNotes notes =
-        level_set ? DatasetNotes{"cell", axes, "length",
+    DatasetNotes notes =
+        &scalar == level_set ? DatasetNotes{"cell", axes, "length",
                                  "the liquid's level set at cell centres: the signed distance "
                                  "to its surface, negative in the liquid, held at +-liquid.band "
                                  "cells beyond the band",
                                  ""}
                   : DatasetNotes{"cell", axes, "as the job gives scalars." + scalar.name(),
                                  "scalar " + scalar.name() + " at cell centres", ""};
+    if (liquid && scalar.name() == LiquidConfig::kFractionName)
+      notes = {"cell", axes, "none",
+               "the liquid's volume fraction of the cell (liquid.interface: vof), which the "
+               "run moves in flux form: 1 in the liquid, 0 in the air and in obstacles",
+               ""};
     ok = describe_dataset(file, scalar.name(), notes, error) && ok;
   }
   if (pressure)
@@ -421,7 +434,12 @@ void FrameWriter::describe_attributes(const std::vector<Field>& scalars, bool wi
   for (const Field& scalar : scalars) attributes_.push_back({scalar.name(), "/" + scalar.name(), 1});
   if (with_pressure) attributes_.push_back({"pressure", "/pressure", 1});
   attributes_.push_back({"solid", "/solid", 1, "UChar", 1});
-  if (job_->liquid.enabled) attributes_.push_back({"liquid_fraction", "/liquid_fraction", 1});
+  // A vof interface's fraction is a scalar of the run, already listed.
+  const bool listed = std::any_of(scalars.begin(), scalars.end(), [](const Field& scalar) {
+    return scalar.name() == LiquidConfig::kFractionName;
+  });
+  if (job_->liquid.enabled && !listed)
+    attributes_.push_back({"liquid_fraction", "/liquid_fraction", 1});
 }
 
 std::vector<double> FrameWriter::frame_times() const {

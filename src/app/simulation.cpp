@@ -55,8 +55,9 @@ PetscErrorCode Simulation::setup_solvers() {
     bdf2_ = std::make_unique<Bdf2Advection>();
     PetscCall(bdf2_->setup(grid_, solids_, job.advection.interpolation, scalars_));
   } else {
-    PetscCall(make_advection(grid_, solids_, job.advection, static_cast<int>(scalars_.size()),
-                             &advection_));
+    // The scalars a module carries itself (a liquid's volume fraction) come last.
+    const int advected = static_cast<int>(scalars_.size() - flow_.carried_scalars);
+    PetscCall(make_advection(grid_, solids_, job.advection, advected, &advection_));
   }
   PetscCall(make_diffusion(grid_, solids_, job.diffusion, &diffusion_));
   PetscCall(

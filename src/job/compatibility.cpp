@@ -30,6 +30,15 @@ const JobFeature kNoLiquid{"no liquid", [](const JobConfig& j, int) { return !j.
 const JobFeature kHeightField{"`liquid.surface: height_field`", [](const JobConfig& j, int) {
                                 return j.liquid.surface == LiquidConfig::Surface::HeightField;
                               }};
+const JobFeature kVof{"`liquid.interface: vof`", [](const JobConfig& j, int) {
+                       return j.liquid.enabled && j.liquid.interface == LiquidConfig::Interface::Vof;
+                     }};
+const JobFeature kLiquidFlows{"liquid sources or sinks (`liquid.sources`, `liquid.sinks`)",
+                              [](const JobConfig& j, int) {
+                                return !j.liquid.sources.empty() || !j.liquid.sinks.empty();
+                              }};
+const JobFeature kSpray{"spray (`liquid.spray`)",
+                        [](const JobConfig& j, int) { return j.liquid.spray.enabled; }};
 const JobFeature kBdf2{"`time.scheme: bdf2`",
                        [](const JobConfig& j, int) { return j.time.scheme == TimeScheme::BDF2; }};
 const JobFeature kMacCormack{"`advection.scheme: maccormack`", [](const JobConfig& j, int) {
@@ -249,6 +258,19 @@ const std::vector<Refusal> kRefusals = {
      "a moving or floating obstacle displaces the water of a height field's columns, which it "
      "does not follow yet",
      "use liquid.surface: level_set"},
+    {"vof_height_field", RefusalScope::Job, kVof, kHeightField, "liquid.interface",
+     "a height field keeps its own surface: the vof interface is for a level-set surface", ""},
+    {"vof_halo_one", RefusalScope::Job, kVof, kHaloOne, "grid.halo",
+     "the vof interface reads one cell beyond the halo's first: it needs grid.halo >= 2", ""},
+    {"vof_inflow_liquid", RefusalScope::Side, kInflowLiquid, kVof, "boundary.<axis>.<side>.liquid",
+     "the vof interface does not carry liquid in through an inflow face yet",
+     "use liquid.interface: level_set"},
+    {"vof_liquid_flows", RefusalScope::Job, kVof, kLiquidFlows, "liquid.sources",
+     "the vof interface does not add or remove liquid in regions yet",
+     "use liquid.interface: level_set"},
+    {"vof_spray", RefusalScope::Job, kVof, kSpray, "liquid.spray",
+     "the vof interface does not shed spray from its fraction yet",
+     "use liquid.interface: level_set"},
     {"liquid_cut", RefusalScope::Obstacle, kLiquid, kCutSurface, "obstacles[n].surface",
      "a liquid's projection has no cut faces yet", "give this obstacle surface: staircase"},
     {"liquid_max_divergence", RefusalScope::Job, kLiquid, kMaxDivergence, "pressure.max_divergence",

@@ -197,6 +197,7 @@ std::vector<std::string> physics_description(const JobConfig& job) {
     if (!air.empty()) add("liquid.air_pressure", air);
     if (job.liquid.surface == LiquidConfig::Surface::HeightField)
       add("liquid.surface", "height_field");
+    if (job.liquid.interface == LiquidConfig::Interface::Vof) add("liquid.interface", "vof");
     const LiquidConfig::Spray& spray = job.liquid.spray;
     if (spray.enabled)
       add("liquid.spray", "threshold " + format(spray.threshold) + " rate " +

@@ -396,6 +396,12 @@ struct LiquidConfig {
   // vertical column (height_field.hpp; Foster & Metaxas §4.3).
   enum class Surface { LevelSet, HeightField };
   Surface surface = Surface::LevelSet;
+  // What carries a level-set surface: the level set itself, corrected by marker particles, or
+  // the liquid's volume fraction in flux form, which keeps the volume to rounding and imposes
+  // the level set (volume_of_fluid.hpp).
+  enum class Interface { LevelSet, Vof };
+  Interface interface = Interface::LevelSet;
+  static constexpr const char* kFractionName = "liquid_fraction";
   std::vector<Region> initial;  // the liquid at the start: the union of these regions
   // Half-width of the band, in cells of the smallest spacing, in which reinitialisation keeps
   // phi a signed distance; beyond it phi is held at +-band.

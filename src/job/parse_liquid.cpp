@@ -8,7 +8,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
                       {"initial", "band", "reinitialise_every", "particles", "sources", "sinks",
-                       "air_pressure", "spray", "surface"});
+                       "air_pressure", "spray", "surface", "interface"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -38,6 +38,17 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
         {{"level_set", LiquidConfig::Surface::LevelSet},
          {"height_field", LiquidConfig::Surface::HeightField}});
   }
+  if (const auto interface = map.find("interface")) {
+    liquid.interface = read_choice<LiquidConfig::Interface>(
+        *interface, "liquid interface",
+        {{"level_set", LiquidConfig::Interface::LevelSet}, {"vof", LiquidConfig::Interface::Vof}});
+  }
+  const bool vof = liquid.interface == LiquidConfig::Interface::Vof;
+  // The fraction is moved by its own fluxes: marker particles have no level set to correct.
+  if (vof)
+    if (const auto given = map.find("particles"))
+      fail(*given, "is for liquid.interface: level_set; the vof interface has no marker "
+                   "particles");
   const bool height_field = liquid.surface == LiquidConfig::Surface::HeightField;
   // What a height field (height_field.hpp) cannot have: it keeps no level set of its own to
   // correct, and liquid that appears or vanishes in a region is not a column's height.
@@ -48,7 +59,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
   }
   // Marker particles: on unless per_cell is 0. 16 a cell in 3D too (Enright et al. used 64):
   // a band 7 cells thick round a surface of 40 thousand cells is then 4.5 million particles.
-  liquid.particles.per_cell = height_field ? 0 : 16;
+  liquid.particles.per_cell = height_field || vof ? 0 : 16;
   if (const auto particles = map.find("particles")) {
     const MapReader reader(*this, *particles, false, {"per_cell", "band", "reseed_every"});
     auto read = [&](const char* key, int least, int most, int* out) {

@@ -19,9 +19,11 @@ struct AdvectionStats {
 class Advection {
 public:
   virtual ~Advection() = default;
-  /// Advects the velocity and every scalar through the velocity in velocity.local() (the old
-  /// velocity; the caller has filled its ghosts, and those of every scalar). New values go to
-  /// the global vectors; prescribed faces keep theirs. Collective.
+  /// Advects the velocity and the first scalar_count scalars (make_advection's) through the
+  /// velocity in velocity.local() (the old velocity; the caller has filled its ghosts, and those
+  /// of every scalar); scalars after them are carried by their modules (a liquid's volume
+  /// fraction) and left alone. New values go to the global vectors; prescribed faces keep
+  /// theirs. Collective.
   virtual PetscErrorCode advect(Field& velocity, std::vector<Field>& scalars, double dt,
                                 AdvectionStats* stats) = 0;
 };

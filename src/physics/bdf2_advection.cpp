@@ -113,7 +113,7 @@ PetscErrorCode Bdf2Advection::advect(Field& velocity, std::vector<Field>& scalar
   PetscCall(remember(velocity, scalars));
   PassArrays one_step;
   PetscCall(one_step.open(pass_, carrier, velocity, velocity.global(), scalars,
-                          globals_of(scalars)));
+                          globals_of(scalars, scalars.size())));
   PetscCall(pass_.trace(one_step.pass, dt, &stats->remote_points));
   PetscCall(one_step.close());
 

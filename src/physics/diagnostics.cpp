@@ -32,7 +32,7 @@ double face_area(const Grid& grid, int axis) {
 }  // namespace
 
 PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
-                                      const JobConfig& job, const LevelSet* level_set,
+                                      const JobConfig& job, LiquidVolume liquid_volume,
                                       double initial_volume) {
   PetscFunctionBeginUser;
   grid_ = &grid;
@@ -42,16 +42,18 @@ PetscErrorCode FlowDiagnostics::setup(const Grid& grid, const SolidMask& solids,
   columns_ = {"kinetic_energy", "enstrophy", "dissipation"};
   for (const ScalarConfig& scalar : job.scalars) columns_.push_back(scalar.name + "_total");
   scalar_totals_ = job.scalars.size();
-  level_set_ = job.liquid.enabled ? level_set : nullptr;
-  PetscCheck(!job.liquid.enabled || level_set_, grid.comm(), PETSC_ERR_ARG_NULL,
-             "the diagnostics of a liquid need its level set");
+  liquid_volume_ = job.liquid.enabled ? std::move(liquid_volume) : nullptr;
+  PetscCheck(!job.liquid.enabled || liquid_volume_, grid.comm(), PETSC_ERR_ARG_NULL,
+             "the diagnostics of a liquid need its volume");
   initial_volume_ = initial_volume;
   std::vector<std::string> sampled;  // the cell fields a probe samples
   for (const ScalarConfig& scalar : job.scalars) sampled.push_back(scalar.name);
-  if (level_set_) {
+  if (liquid_volume_) {
     columns_.push_back("liquid_volume");
     columns_.push_back("liquid_volume_change");
     sampled.push_back(LiquidConfig::kLevelSetName);
+    if (job.liquid.interface == LiquidConfig::Interface::Vof)
+      sampled.push_back(LiquidConfig::kFractionName);
   }
   const char* component[3] = {"u", "v", "w"};
   probe_here_.clear();
@@ -465,8 +467,8 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   // The liquid's volume is reduced on its own (collective); one rank's share enters the sum.
   const size_t volume_at = column;
   double liquid_volume = 0.0;
-  if (level_set_) {
-    PetscCall(level_set_->volume(scalars[scalar_totals_], &liquid_volume));
+  if (liquid_volume_) {
+    PetscCall(liquid_volume_(&liquid_volume));
     column += 2;
   }
 
@@ -541,7 +543,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
   values->assign(local.size(), 0.0);
   PetscCallMPI(MPI_Allreduce(local.data(), values->data(), static_cast<int>(local.size()),
                              MPI_DOUBLE, MPI_SUM, grid.comm()));
-  if (level_set_) {
+  if (liquid_volume_) {
     (*values)[volume_at] = liquid_volume;
     (*values)[volume_at + 1] =
         initial_volume_ > 0.0 ? 100.0 * (liquid_volume - initial_volume_) / initial_volume_ : 0.0;

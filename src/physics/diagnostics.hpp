@@ -11,8 +11,9 @@
 //                    axes a, b (2D: the nodes, one component);
 //   dissipation      eps = nu sum w |grad u|^2 V, all dim^2 derivatives (2 nu Z in a periodic box);
 //   scalar totals    sum over fluid cells of s V;
-//   liquid volume    sum over cells of H(-phi) V, H the level set's smeared Heaviside
-//                    (level_set.hpp), and its change from the start in percent;
+//   liquid volume    as the liquid's interface measures it: sum over fluid cells of H(-phi) V,
+//                    H the level set's smeared Heaviside (level_set.hpp), or of f V with the
+//                    vof interface (volume_of_fluid.hpp); and its change from the start in %;
 //   wall fluxes      for every wall that holds a scalar at a value s_w (a Dirichlet wall), the
 //                    diffusive flux of s into the fluid through it, F = kappa sum (-ds/dn) A over
 //                    the wall's cells (n into the fluid, A the cell's face area), with the
@@ -51,18 +52,21 @@
 
 #include "field.hpp"
 #include "job.hpp"
-#include "level_set.hpp"
+#include <functional>
+
 #include "solids.hpp"
 
 namespace sf {
 
 class FlowDiagnostics {
 public:
-  /// With a liquid, `level_set` measures it (its field follows the job's scalars in measure()'s
+  /// A liquid's volume, as its interface measures it (collective).
+  using LiquidVolume = std::function<PetscErrorCode(double* volume)>;
+  /// With a liquid, `liquid_volume` measures it (its fields follow the job's scalars in measure()'s
   /// `scalars`) and `initial_volume` is its volume at the start, what changes are relative to.
   /// Collective.
   PetscErrorCode setup(const Grid& grid, const SolidMask& solids, const JobConfig& job,
-                       const LevelSet* level_set = nullptr, double initial_volume = 0.0);
+                       LiquidVolume liquid_volume = nullptr, double initial_volume = 0.0);
 
   /// The CSV column names of measure()'s values, in order: kinetic_energy, enstrophy,
   /// dissipation, <scalar>_total per scalar, with a liquid liquid_volume and
@@ -133,7 +137,7 @@ private:
   double viscosity_ = 0.0;
   std::vector<DirichletWall> walls_;
   size_t scalar_totals_ = 0;  // the job's scalars (a liquid's level set follows them)
-  const LevelSet* level_set_ = nullptr;
+  LiquidVolume liquid_volume_;
   double initial_volume_ = 0.0;
   std::vector<ObstacleConfig> obstacles_;
   std::vector<HeldScalar> held_scalars_;

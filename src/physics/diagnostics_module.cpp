@@ -10,9 +10,9 @@ namespace {
 class DiagnosticsModule final : public PhysicsModule {
 public:
   const char* name() const override { return "diagnostics"; }
-  // After every module's setup: a liquid's level set and its initial volume are published then.
+  // After every module's setup: a liquid's volume and its initial value are published then.
   PetscErrorCode connect(Flow& flow) override {
-    return diagnostics_.setup(*flow.grid, *flow.solids, *flow.job, flow.level_set,
+    return diagnostics_.setup(*flow.grid, *flow.solids, *flow.job, flow.liquid_volume,
                               flow.initial_liquid_volume);
   }
   void columns(const Flow&, std::vector<std::string>* columns) const override {

@@ -44,7 +44,7 @@ PetscErrorCode ErrorCompensated::for_each_sample(Field& velocity, std::vector<Fi
     PetscCall(q.get_global(field));
     PetscCall(q_old.get_global(field.dm(), old_vec));
     PetscCall(q_work.get_global(field.dm(), work_vec));
-    const size_t count = location < dim ? 1 : scalars.size();
+    const size_t count = location < dim ? 1 : scalars_old_.size();
     const size_t slot = location < dim ? 0 : static_cast<size_t>(location - dim);
     for (int c = 0; c < field.components(); ++c) {
       const int where = location < dim ? c : dim;
@@ -58,7 +58,7 @@ PetscErrorCode ErrorCompensated::for_each_sample(Field& velocity, std::vector<Fi
     PetscFunctionReturn(0);
   };
   PetscCall(visit(velocity, velocity_old_, velocity_work_, 0));
-  for (size_t s = 0; s < scalars.size(); ++s)
+  for (size_t s = 0; s < scalars_old_.size(); ++s)
     PetscCall(visit(scalars[s], scalars_old_[s], scalars_work_[s], dim + static_cast<int>(s)));
   PetscFunctionReturn(0);
 }
@@ -71,18 +71,20 @@ PetscErrorCode ErrorCompensated::advect(Field& velocity, std::vector<Field>& sca
   auto refresh = [&]() -> PetscErrorCode {
     PetscFunctionBeginUser;
     PetscCall(velocity.fill_ghosts());
-    for (Field& s : scalars) PetscCall(s.fill_ghosts());
+    for (size_t s = 0; s < scalars_old_.size(); ++s) PetscCall(scalars[s].fill_ghosts());
     PetscFunctionReturn(0);
   };
   // Keep q and the carrying velocity: the passes overwrite the fields.
   PetscCall(VecCopy(velocity.local(), carrier_));
   PetscCall(VecCopy(velocity.global(), velocity_old_));
-  for (size_t s = 0; s < scalars.size(); ++s) PetscCall(VecCopy(scalars[s].global(), scalars_old_[s]));
+  for (size_t s = 0; s < scalars_old_.size(); ++s)
+    PetscCall(VecCopy(scalars[s].global(), scalars_old_[s]));
   stats->remote_points = 0;
 
   // q^ = A(q, dt) into the fields, with the range of q around every departure point.
   PassArrays forward;
-  PetscCall(forward.open(pass_, carrier_, velocity, velocity.global(), scalars, globals_of(scalars)));
+  PetscCall(forward.open(pass_, carrier_, velocity, velocity.global(), scalars,
+                         globals_of(scalars, scalars_old_.size())));
   forward.pass.bounds = &bounds_;
   PetscCall(pass_.trace(forward.pass, dt, &stats->remote_points));
   PetscCall(forward.close());
@@ -90,7 +92,8 @@ PetscErrorCode ErrorCompensated::advect(Field& velocity, std::vector<Field>& sca
   // q~ = A(q^, -dt) into the work vectors (which start as q^, so prescribed faces hold it).
   PetscCall(refresh());
   PetscCall(VecCopy(velocity.global(), velocity_work_));
-  for (size_t s = 0; s < scalars.size(); ++s) PetscCall(VecCopy(scalars[s].global(), scalars_work[s]));
+  for (size_t s = 0; s < scalars_old_.size(); ++s)
+    PetscCall(VecCopy(scalars[s].global(), scalars_work[s]));
   PassArrays backward;
   PetscCall(backward.open(pass_, carrier_, velocity, velocity_work_, scalars, scalars_work));
   PetscCall(pass_.trace(backward.pass, -dt, &stats->remote_points));
@@ -118,7 +121,8 @@ PetscErrorCode ErrorCompensated::advect(Field& velocity, std::vector<Field>& sca
                             }));
   PetscCall(refresh());
   PassArrays final_pass;
-  PetscCall(final_pass.open(pass_, carrier_, velocity, velocity.global(), scalars, globals_of(scalars)));
+  PetscCall(final_pass.open(pass_, carrier_, velocity, velocity.global(), scalars,
+                            globals_of(scalars, scalars_old_.size())));
   PetscCall(pass_.trace(final_pass.pass, dt, &stats->remote_points));
   PetscCall(final_pass.close());
   PetscCall(for_each_sample(velocity, scalars,

@@ -62,7 +62,8 @@ PetscErrorCode LevelSet::initialise(Field& phi) const {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
+PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats,
+                                      const SurfaceDistance& surface) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -138,9 +139,15 @@ PetscErrorCode LevelSet::reinitialise(Field& phi, ReinitialiseStats* stats) {
         slope = std::abs(p0 - below) * inverse_h[a];
       gradient2 += slope * slope;
     }
-    if (next_to_surface)
-      cell.surface = std::copysign(
-          std::min(std::abs(p0) / std::max(std::sqrt(gradient2), 1e-12), nearest_crossing), p0);
+    if (next_to_surface) {
+      const double given = surface ? surface(i, j, k) : std::numeric_limits<double>::quiet_NaN();
+      cell.surface = std::isnan(given)
+                         ? std::copysign(std::min(std::abs(p0) /
+                                                      std::max(std::sqrt(gradient2), 1e-12),
+                                                  nearest_crossing),
+                                         p0)
+                         : given;
+    }
     band.push_back(cell);
   });
   PetscCall(g.restore());

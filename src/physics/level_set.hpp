@@ -52,6 +52,7 @@
 //           1.5 h (Sussman et al. 1994): the measure the liquid's conservation is judged by.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "field.hpp"
@@ -72,9 +73,15 @@ public:
   /// phi = the signed distance to the job's initial liquid, held within the band. Owned cells.
   PetscErrorCode initialise(Field& phi) const;
 
-  /// Makes phi a signed distance again within the band, keeping its zero level (see the top).
-  /// Fills phi's ghosts itself. Collective.
-  PetscErrorCode reinitialise(Field& phi, ReinitialiseStats* stats);
+  /// The distance to the surface of an owned cell next to it, where something other than phi
+  /// knows it (the volume fraction's planes); NaN: from phi (Russo & Smereka).
+  using SurfaceDistance = std::function<double(PetscInt i, PetscInt j, PetscInt k)>;
+
+  /// Makes phi a signed distance again within the band, keeping its zero level (see the top);
+  /// the cells next to the surface are held at `surface`'s distance where it gives one. Fills
+  /// phi's ghosts itself. Collective.
+  PetscErrorCode reinitialise(Field& phi, ReinitialiseStats* stats,
+                              const SurfaceDistance& surface = nullptr);
 
   /// From now on the reinitialisation sees air behind the walls the liquid leaves, as the
   /// advection does (wall_separation.hpp): `velocity` holds on its wall faces the speed the

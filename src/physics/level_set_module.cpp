@@ -5,6 +5,13 @@
 // phi is the scalar after the job's own: the advection carries it with them, frames and
 // checkpoints keep it.
 //
+// With liquid.interface: vof the liquid is its volume fraction f (volume_of_fluid.hpp), the
+// scalar after phi, which this module moves itself in flux form (the base scheme's advection
+// leaves it alone: Flow::carried_scalars) with the velocity the advection reads, before the
+// trace; after the advection phi is rebuilt from f (its side f's, the distance to f's planes
+// beside the surface, reinitialised) instead of corrected by particles. The liquid's volume is
+// f's.
+//
 // With a liquid the step advects first (the liquid's base scheme): phi moves with the
 // divergence-free velocity the last step left; this module then corrects and reinitialises it,
 // adds the liquid's sources with the scalars', and after the projection (on the liquid, p = 0 on
@@ -16,6 +23,7 @@
 #include "module.hpp"
 #include "particle_level_set.hpp"
 #include "velocity_extension.hpp"
+#include "volume_of_fluid.hpp"
 #include "wall_separation.hpp"
 
 namespace sf {
@@ -27,6 +35,7 @@ public:
   const char* name() const override { return "level set"; }
   PetscErrorCode setup(Flow& flow) override {
     PetscFunctionBeginUser;
+    vof_enabled_ = flow.job->liquid.interface == LiquidConfig::Interface::Vof;
     const JobConfig& job = *flow.job;
     const Grid& grid = *flow.grid;
     Field& velocity = *flow.velocity;
@@ -48,13 +57,29 @@ public:
       PetscCall(heights.setup(grid, *flow.solids));
       PetscCall(heights.initialise(phi));
     }
-    PetscCall(level_set_.volume(phi, &flow.initial_liquid_volume));
     level_set_.separate_at_walls(velocity);
+    if (vof_enabled_) {
+      flow.scalars->emplace_back();  // phi's reference above is stale from here on
+      Field& fraction = flow.scalars->back();
+      PetscCall(fraction.setup_level_set(grid, LiquidConfig::kFractionName));
+      flow.carried_scalars = 1;
+      PetscCall(vof_.setup(grid, *flow.solids, job.liquid));
+      PetscCall(vof_.initialise(fraction));
+      PetscCall(rebuild_level_set(flow));
+      flow.liquid_volume = [this, &flow](double* volume) {
+        return vof_.volume(this->fraction(flow), volume);
+      };
+    } else {
+      flow.liquid_volume = [this, &flow](double* volume) {
+        return level_set_.volume(flow.phi(), volume);
+      };
+    }
+    PetscCall(flow.liquid_volume(&flow.initial_liquid_volume));
     PetscCall(particles_.setup(grid, *flow.solids, job.liquid));
-    PetscCall(particles_.seed(phi, 0));
+    PetscCall(particles_.seed(flow.phi(), 0));
     // As far into the air as the level set is a distance.
     PetscCall(extension_.setup(grid, *flow.solids, job.liquid.band));
-    PetscCall(extension_.extend(velocity, phi));
+    PetscCall(extend_velocity(flow));
     flow.level_set = &level_set_;
     PetscFunctionReturn(0);
   }
@@ -73,11 +98,23 @@ public:
                                             PetscCall(particles_.advect(*flow.velocity, dt));
                                             PetscFunctionReturn(0);
                                           }});
-    // A height field keeps the surface itself (height_field_module.cpp).
-    if (flow.job->liquid.surface != LiquidConfig::Surface::HeightField)
+    if (vof_enabled_) {
+      // The fraction moves with the velocity the trace reads, before the trace replaces it.
+      plan.attach(Anchor::AdvectionGhosts, {"liquid fraction", Stage::Surface,
+                                            [this, &flow](double dt) {
+                                              return vof_.advect(fraction(flow), *flow.velocity,
+                                                                 dt, flow.step, &fraction_stats_);
+                                            }});
+      plan.attach(Anchor::AfterAdvection, {"level set from fraction", Stage::Surface,
+                                           [this, &flow](double) {
+                                             return rebuild_level_set(flow);
+                                           }});
+    } else if (flow.job->liquid.surface != LiquidConfig::Surface::HeightField) {
+      // A height field keeps the surface itself (height_field_module.cpp).
       plan.attach(Anchor::AfterAdvection, {"reinitialise", Stage::Surface, [this, &flow](double) {
                                              return correct(flow);
                                            }});
+    }
     plan.attach(Anchor::Sources, {"liquid sources", Stage::Forces, [this, &flow](double) {
                                     PetscFunctionBeginUser;
                                     PetscCall(apply_liquid_flows(
@@ -88,7 +125,7 @@ public:
                                     PetscFunctionReturn(0);
                                   }});
     plan.attach(Anchor::AfterProjection, {"extend velocity", Stage::Surface, [this, &flow](double) {
-                                            return extension_.extend(*flow.velocity, flow.phi());
+                                            return extend_velocity(flow);
                                           }});
   }
 
@@ -102,6 +139,22 @@ public:
     *cell += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0) +
              (flow.solids->any() ? 3 : 0);
     *face += 2 * extension_.layers();
+  }
+
+  // With the vof interface: the sub-steps of the fraction's last advection and the volume it
+  // clipped to keep f in [0, 1], summed over the run.
+  void columns(const Flow&, std::vector<std::string>* columns) const override {
+    if (!vof_enabled_) return;
+    columns->push_back("fraction_substeps");
+    columns->push_back("fraction_clipped_volume");
+  }
+  PetscErrorCode measure(const Flow&, std::vector<double>* values) override {
+    if (!vof_enabled_) return 0;
+    clipped_volume_ += fraction_stats_.clipped;
+    fraction_stats_.clipped = 0.0;
+    values->push_back(fraction_stats_.substeps);
+    values->push_back(clipped_volume_);
+    return 0;
   }
 
   PetscErrorCode save(ModuleRecords* records) override {
@@ -141,6 +194,34 @@ private:
     PetscFunctionReturn(0);
   }
 
+  // The vof interface's fraction: the scalar after phi.
+  static Field& fraction(const Flow& flow) { return (*flow.scalars)[flow.job->scalars.size() + 1]; }
+
+  // phi from f: f's side everywhere, the distance to f's planes beside the surface, then a
+  // distance again across the band (volume_of_fluid.hpp).
+  PetscErrorCode rebuild_level_set(Flow& flow) {
+    PetscFunctionBeginUser;
+    Field& phi = flow.phi();
+    PetscCall(vof_.impose_surface(fraction(flow), phi));
+    PetscCall(level_set_.reinitialise(phi, nullptr, [this](PetscInt i, PetscInt j, PetscInt k) {
+      return vof_.surface_distance(i, j, k);
+    }));
+    PetscCall(vof_.keep_sides(fraction(flow), phi));
+    PetscFunctionReturn(0);
+  }
+
+  // The liquid's velocity into the air; for the fraction's fluxes, divergence-free there too.
+  PetscErrorCode extend_velocity(Flow& flow) {
+    PetscFunctionBeginUser;
+    PetscCall(extension_.extend(*flow.velocity, flow.phi()));
+    if (vof_enabled_) PetscCall(extension_.make_divergence_free(*flow.velocity, flow.phi()));
+    PetscFunctionReturn(0);
+  }
+
+  bool vof_enabled_ = false;
+  VolumeOfFluid vof_;
+  FractionStats fraction_stats_;
+  double clipped_volume_ = 0.0;  // since the start (of this process: a restart counts anew)
   LevelSet level_set_;
   ParticleLevelSet particles_;   // marker particles correcting the level set
   VelocityExtension extension_;  // the liquid's velocity carried into the air

@@ -74,6 +74,9 @@ struct Flow {
   Field* velocity = nullptr;
   /// The job's scalars in its order, then those modules add (a liquid's level set).
   std::vector<Field>* scalars = nullptr;
+  /// How many scalars at the end of `scalars` their module moves itself (a liquid's volume
+  /// fraction, in flux form): the base scheme's advection leaves those alone.
+  size_t carried_scalars = 0;
   Vec pressure = nullptr;  // the projection's, once it exists
   double time = 0.0;       // at the start of the step being taken
   PetscInt step = 0;       // steps done
@@ -82,6 +85,8 @@ struct Flow {
   /// What modules publish for the base scheme and for each other.
   FloatingBodies* bodies = nullptr;  // the obstacles that float, with the projection's coupling
   const LevelSet* level_set = nullptr;
+  /// A liquid's volume as its interface measures it, and its value at the start. Collective.
+  std::function<PetscErrorCode(double* volume)> liquid_volume;
   double initial_liquid_volume = 0.0;
 
   /// The time the step of length dt ends at: what moving obstacles, inflows and the air's

@@ -337,7 +337,7 @@ PetscErrorCode SemiLagrangian::advect(Field& velocity, std::vector<Field>& scala
   PetscFunctionBeginUser;
   PassArrays arrays;
   PetscCall(arrays.open(*this, velocity.local(), velocity, velocity.global(), scalars,
-                        globals_of(scalars)));
+                        globals_of(scalars, static_cast<size_t>(scalar_count_))));
   stats->remote_points = 0;
   PetscCall(trace(arrays.pass, dt, &stats->remote_points));
   PetscCall(arrays.close());

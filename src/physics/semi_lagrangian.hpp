@@ -66,11 +66,14 @@ public:
     pass.carrier = &carrier_sampler_;
     pass.velocity = &velocity_sampler_;
     pass.velocity_out = velocity_out_.view();
-    scalars_.resize(scalars.size());
-    scalars_out_.resize(scalars.size());
-    pass.scalars.resize(scalars.size());
-    pass.scalars_out.resize(scalars.size());
-    for (size_t s = 0; s < scalars.size(); ++s) {
+    // The scalars written are those of scalars_out, the first of `scalars` (those after them
+    // are carried by their modules; Advection::advect).
+    const size_t count = scalars_out.size();
+    scalars_.resize(count);
+    scalars_out_.resize(count);
+    pass.scalars.resize(count);
+    pass.scalars_out.resize(count);
+    for (size_t s = 0; s < count; ++s) {
       PetscCall(scalars_[s].get_local(scalars[s]));
       pass.scalars[s] = LocalSampler(grid, scalars_[s], scheme.interpolation());
       PetscCall(scalars_out_[s].get_global(scalars[s].dm(), scalars_out[s]));
@@ -102,10 +105,10 @@ private:
   LocalSampler carrier_sampler_, velocity_sampler_;
 };
 
-/// The global vectors of `fields`, in order.
-inline std::vector<Vec> globals_of(std::vector<Field>& fields) {
+/// The global vectors of the first `count` of `fields`, in order.
+inline std::vector<Vec> globals_of(std::vector<Field>& fields, size_t count) {
   std::vector<Vec> result;
-  for (Field& f : fields) result.push_back(f.global());
+  for (size_t n = 0; n < count; ++n) result.push_back(fields[n].global());
   return result;
 }
 

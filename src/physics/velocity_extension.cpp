@@ -1,6 +1,8 @@
 // Extending the liquid's velocity into the air (see velocity_extension.hpp).
 #include "velocity_extension.hpp"
 
+#include <cmath>
+
 #include "vec_array.hpp"
 
 namespace sf {
@@ -21,6 +23,114 @@ PetscErrorCode VelocityExtension::setup(const Grid& grid, const SolidMask& solid
   layers_ = layers;
   PetscCall(DMCreateGlobalVector(grid.face_dm(), known_.replace()));
   PetscCall(DMCreateLocalVector(grid.face_dm(), known_local_.replace()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& phi) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
+  const int dim = grid.dim();
+  constexpr double kFar = 1e9;  // no layer: beyond the band, solid, or beyond the domain
+  if (!layer_) {
+    PetscCall(DMCreateGlobalVector(grid.cell_dm(), layer_.replace()));
+    PetscCall(DMCreateLocalVector(grid.cell_dm(), layer_local_.replace()));
+  }
+  const auto exchange_layers = [&]() -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    PetscCall(VecSet(layer_local_, kFar));
+    PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), layer_, INSERT_VALUES, layer_local_));
+    PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), layer_, INSERT_VALUES, layer_local_));
+    PetscFunctionReturn(0);
+  };
+  // The layers: the liquid 0, then each air cell beside a cell of the layer before.
+  {
+    PetscCall(phi.fill_ghosts());
+    ReadArray level;
+    WriteArray mark;
+    PetscCall(level.get_local(phi));
+    PetscCall(mark.get_global(grid.cell_dm(), layer_));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      mark(i, j, k) = solids.liquid(level, i, j, k) ? 0.0 : kFar;
+    });
+  }
+  for (int layer = 1; layer <= layers_; ++layer) {
+    PetscCall(exchange_layers());
+    ReadArray seen;
+    WriteArray mark;
+    PetscCall(seen.get_local(grid.cell_dm(), layer_local_));
+    PetscCall(mark.get_global(grid.cell_dm(), layer_));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (seen(i, j, k) != kFar || solids.solid(i, j, k)) return;
+      for (int a = 0; a < dim; ++a)
+        for (int side : {-1, 1})
+          if (seen(i + (a == 0) * side, j + (a == 1) * side, k + (a == 2) * side) == layer - 1)
+            mark(i, j, k) = layer;
+    });
+  }
+  PetscCall(exchange_layers());
+
+  // A wall beside air holds no liquid to leave it: its normal velocity is 0 again (the
+  // projection leaves on an open wall's face the speed the liquid left at, and once the liquid
+  // has gone that speed would be a divergence of the air cell that no outward face can take
+  // out: a splash that ran up a wall into a corner lost 0.03 % of the 2D dam break a step).
+  {
+    ReadArray seen;
+    WriteArray u_out;
+    PetscCall(seen.get_local(grid.cell_dm(), layer_local_));
+    PetscCall(u_out.get_global(velocity));
+    for (int c = 0; c < dim; ++c) {
+      if (grid.periodic(c)) continue;
+      for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+        const PetscInt at[3] = {i, j, k};
+        const int side = at[c] == 0 ? 0 : (at[c] == grid.cells(c) ? 1 : -1);
+        if (side < 0 || !solids.wall(c, side)) return;
+        const PetscInt inside[3] = {i - (side == 1 && c == 0), j - (side == 1 && c == 1),
+                                    k - (side == 1 && c == 2)};
+        if (seen(inside[0], inside[1], inside[2]) > 0.0) u_out(i, j, k, c) = 0.0;
+      });
+    }
+  }
+
+  double inverse_h[3] = {0.0, 0.0, 0.0};
+  for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
+  ReadArray seen;
+  PetscCall(seen.get_local(grid.cell_dm(), layer_local_));
+  for (int layer = 1; layer <= layers_; ++layer) {
+    PetscCall(velocity.fill_ghosts());
+    ReadArray u;
+    WriteArray u_out;
+    PetscCall(u.get_local(velocity));
+    PetscCall(u_out.get_global(velocity));
+    // The change d of the outward faces of cell `at` (of this layer): -div / sum 1 / h_a.
+    const auto share = [&](const PetscInt at[3]) {
+      double divergence = 0.0, weight = 0.0;
+      for (int a = 0; a < dim; ++a) {
+        PetscInt up[3] = {at[0], at[1], at[2]};
+        up[a] += 1;
+        divergence += (u(up[0], up[1], up[2], a) - u(at[0], at[1], at[2], a)) * inverse_h[a];
+        for (int side : {-1, 1}) {
+          PetscInt next[3] = {at[0], at[1], at[2]};
+          next[a] += side;
+          const PetscInt* face = side < 0 ? at : up;
+          if (seen(next[0], next[1], next[2]) > layer &&
+              !solids.fixed_face(a, face[0], face[1], face[2]))
+            weight += inverse_h[a];
+        }
+      }
+      return -divergence / weight;
+    };
+    for (int c = 0; c < dim; ++c)
+      for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
+        if (solids.fixed_face(c, i, j, k)) return;
+        const PetscInt above[3] = {i, j, k};
+        const PetscInt below[3] = {i - (c == 0), j - (c == 1), k - (c == 2)};
+        const double lower = seen(below[0], below[1], below[2]);
+        const double upper = seen(above[0], above[1], above[2]);
+        if (lower == layer && upper > layer) u_out(i, j, k, c) += share(below);
+        else if (upper == layer && lower > layer) u_out(i, j, k, c) -= share(above);
+      });
+  }
   PetscFunctionReturn(0);
 }
 

@@ -97,6 +97,29 @@ const std::vector<Case> kCases = {
      10, "obstacles[0].floating", "fluid.viscosity on line 7", "{from: t, values: [[0, 1]]}",
      "0.1"},
     {"liquid_scalar_phi", kHead + "scalars: {phi: {}}\n" + kLiquid, 7, "liquid", "", "phi", "psi"},
+    {"vof_height_field",
+     kHead + "forces: {gravity: [0, -1]}\n"
+             "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
+             " surface: height_field, interface: vof}\n",
+     7, "liquid.interface", "", "interface: vof", "interface: level_set"},
+    {"vof_halo_one",
+     "grid: {cells: [8, 8], halo: 1}\ntime: {dt: 1, end: 1}\n"
+     "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof}\n",
+     1, "grid.halo", "", "halo: 1", "halo: 2"},
+    {"vof_inflow_liquid",
+     kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0],\n"
+             "            liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.2]}]}\n"
+             "    upper: outflow\n"
+             "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof}\n",
+     9, "boundary.x.lower.liquid", "", "interface: vof", "interface: level_set"},
+    {"vof_liquid_flows",
+     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof,"
+             " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9]}]}\n",
+     6, "liquid.sources", "", "interface: vof", "interface: level_set"},
+    {"vof_spray",
+     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof,"
+             " spray: {threshold: 1}}\n",
+     6, "liquid.spray", "", "interface: vof", "interface: level_set"},
     {"height_field_gravity",
      kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
              " surface: height_field}\n",

@@ -1042,7 +1042,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface)"}},
+          "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface, interface)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},

@@ -53,7 +53,8 @@ public:
     PetscFunctionBeginUser;
     if (!advection_)
       PetscCall(make_advection(grid_, solids_, flow_.job->advection,
-                               static_cast<int>(scalars_.size()), &advection_));
+                               static_cast<int>(scalars_.size() - flow_.carried_scalars),
+                               &advection_));
     PetscCall(run({Anchor::BeforeAdvection}, dt));
     PetscCall(flow_.fill_all_ghosts());
     PetscCall(run({Anchor::AdvectionGhosts}, dt));

@@ -1,0 +1,397 @@
+// The volume fraction's flux-form advection and the level set it imposes (see
+// volume_of_fluid.hpp for the method and its sources).
+#include "volume_of_fluid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "cut_faces.hpp"
+#include "plic.hpp"
+#include "vec_array.hpp"
+
+namespace sf {
+
+namespace {
+
+// The largest |u| dt / h a sweep takes on any face (Weymouth & Yue's bound for f in [0, 1]).
+constexpr double kSweepCourant = 0.5;
+
+// Sub-cells per axis that sample the initial regions in a cell the surface crosses.
+constexpr int kSamples2d = 32;
+constexpr int kSamples3d = 12;
+
+// The largest |div u| dt of a cell that takes the c-term: the projection's residual is far
+// below it; the air's faces that the velocity extension could not make divergence-free (a
+// wedge of air under a front whose neighbours are all liquid or air of the same layer) are far
+// above it.
+constexpr double kDivergenceFree = 1e-9;
+
+// Where the reinitialisation put phi on the wrong side of f, phi is put this fraction of a
+// spacing on the right one.
+constexpr double kSideNudge = 1e-6;
+
+}  // namespace
+
+PetscErrorCode VolumeOfFluid::setup(const Grid& grid, const SolidMask& solids,
+                                    const LiquidConfig& config) {
+  PetscFunctionBeginUser;
+  PetscCheck(grid.halo() >= 2, grid.comm(), PETSC_ERR_ARG_OUTOFRANGE,
+             "liquid.interface: vof needs grid.halo >= 2 (the normal of a cell in the halo reads "
+             "one beyond it); the grid has %d",
+             grid.halo());
+  grid_ = &grid;
+  solids_ = &solids;
+  config_ = config;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::initialise(Field& fraction) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const int samples = dim == 2 ? kSamples2d : kSamples3d;
+  double half_diagonal = 0.0;
+  for (int a = 0; a < dim; ++a) half_diagonal += 0.25 * grid.spacing(a) * grid.spacing(a);
+  half_diagonal = std::sqrt(half_diagonal);
+  WriteArray f;
+  PetscCall(f.get_global(fraction));
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids_->solid(i, j, k)) {
+      f(i, j, k) = 0.0;
+      return;
+    }
+    const PetscInt at[3] = {i, j, k};
+    double centre[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < dim; ++a) centre[a] = grid.cell_center(a, at[a]);
+    const double distance = union_distance(config_.initial, centre, dim);
+    if (distance >= half_diagonal || distance <= -half_diagonal) {
+      f(i, j, k) = distance < 0.0 ? 1.0 : 0.0;
+      return;
+    }
+    // The surface crosses the cell: the share of a sub-grid's centres inside.
+    long inside = 0, total = 0;
+    const int nz = dim == 3 ? samples : 1;
+    for (int sz = 0; sz < nz; ++sz)
+      for (int sy = 0; sy < samples; ++sy)
+        for (int sx = 0; sx < samples; ++sx) {
+          const int s[3] = {sx, sy, sz};
+          double x[3] = {0.0, 0.0, 0.0};
+          for (int a = 0; a < dim; ++a)
+            x[a] = centre[a] + ((s[a] + 0.5) / samples - 0.5) * grid.spacing(a);
+          inside += union_distance(config_.initial, x, dim) < 0.0;
+          ++total;
+        }
+    f(i, j, k) = static_cast<double>(inside) / static_cast<double>(total);
+  });
+  PetscFunctionReturn(0);
+}
+
+void VolumeOfFluid::reconstruct(const ConstArrayView& f, const IndexBox& box) {
+  const int dim = grid_->dim();
+  const SolidMask& solids = *solids_;
+  planes_box_ = box;
+  planes_.assign(4 * static_cast<size_t>(box.count()), 0.0);
+  size_t at = 0;
+  for_each_index(box, [&](PetscInt i, PetscInt j, PetscInt k) {
+    double* plane = &planes_[4 * at++];
+    const double centre = f(i, j, k);
+    if (!(centre > 0.0 && centre < 1.0) || solids.solid(i, j, k)) return;
+    // Youngs: per axis a, the differences across a over the block, weighted (1, 2, 1) along the
+    // other axes; an obstacle's cell reads the centre's fraction.
+    const auto value = [&](PetscInt di, PetscInt dj, PetscInt dk) {
+      const PetscInt ii = i + di, jj = j + dj, kk = k + dk;
+      return solids.solid(ii, jj, kk) ? centre : f(ii, jj, kk);
+    };
+    double m[3] = {0.0, 0.0, 0.0};
+    const int reach_z = dim == 3 ? 1 : 0;
+    for (int dk = -reach_z; dk <= reach_z; ++dk)
+      for (int dj = -1; dj <= 1; ++dj)
+        for (int di = -1; di <= 1; ++di) {
+          const int d[3] = {di, dj, dk};
+          double weight = 1.0;
+          for (int a = 0; a < dim; ++a) weight *= d[a] == 0 ? 2.0 : 1.0;
+          const double v = value(di, dj, dk);
+          // m = -grad f: each cell adds -v along the axes it is offset on, weighted by the
+          // others' (1, 2, 1) (its own axis's weight is 1 for the offsets +-1).
+          for (int a = 0; a < dim; ++a)
+            if (d[a] != 0) m[a] -= d[a] * v * weight;
+        }
+    if (m[0] == 0.0 && m[1] == 0.0 && m[2] == 0.0)
+      for (int a = 0; a < dim; ++a) m[a] = 1.0;
+    for (int a = 0; a < 3; ++a) plane[a] = m[a];
+    plane[3] = plic::plane_constant(m, centre, dim);
+  });
+}
+
+PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int axis, double dt,
+                                    double* clipped) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const SolidMask& solids = *solids_;
+  PetscCall(fraction.fill_ghosts());
+  ReadArray f, u;
+  PetscCall(f.get_local(fraction));
+  PetscCall(u.get_local(velocity));
+  // The donors of the owned cells' faces along the axis: one cell beyond on each side.
+  IndexBox box = grid.owned_cells();
+  box.lo[axis] -= 1;
+  box.hi[axis] += 1;
+  reconstruct(f.view(), box);
+  const double courant = dt / grid.spacing(axis);
+  const PetscInt n = grid.cells(axis);
+  const bool periodic = grid.periodic(axis);
+  // Only an outflow face of the domain lets liquid out; walls and inflow faces carry none.
+  const bool open_below = grid.boundary(axis, 0) == BoundaryKind::Outflow;
+  const bool open_above = grid.boundary(axis, 1) == BoundaryKind::Outflow;
+  const bool cut = solids.cut();
+  // s and F of the face below cell `at` (its lower face along the axis).
+  const auto face = [&](const PetscInt at[3], double* swept) -> double {
+    const double open = cut ? solids.face_fraction(axis, at[0], at[1], at[2]) : 1.0;
+    const double s = open * u(at[0], at[1], at[2], axis) * courant;
+    *swept = s;
+    if (s == 0.0) return 0.0;
+    if (!periodic && ((at[axis] == 0 && !open_below) || (at[axis] == n && !open_above)))
+      return 0.0;
+    PetscInt donor[3] = {at[0], at[1], at[2]};
+    if (s > 0.0) donor[axis] -= 1;
+    // Beyond an outflow face the backflow brings air.
+    if (!periodic && (donor[axis] < 0 || donor[axis] >= n)) return 0.0;
+    if (solids.solid(donor[0], donor[1], donor[2])) return 0.0;
+    const double fd = f(donor[0], donor[1], donor[2]);
+    if (fd <= 0.0) return 0.0;
+    if (fd >= 1.0) return s;
+    const PetscInt offset = ((donor[2] - planes_box_.lo[2]) * planes_box_.size(1) +
+                             (donor[1] - planes_box_.lo[1])) * planes_box_.size(0) +
+                            (donor[0] - planes_box_.lo[0]);
+    const double* plane = &planes_[4 * static_cast<size_t>(offset)];
+    return s > 0.0 ? plic::slab_volume(plane, plane[3], axis, 1.0 - s, s, dim)
+                   : -plic::slab_volume(plane, plane[3], axis, 0.0, -s, dim);
+  };
+  WriteArray out;
+  PetscCall(out.get_global(fraction));
+  double lost = 0.0;
+  size_t at = 0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const bool liquid_centre = centre_liquid_[at++] != 0;
+    if (solids.solid(i, j, k)) return;
+    PetscInt lower[3] = {i, j, k};
+    PetscInt upper[3] = {i, j, k};
+    upper[axis] += 1;
+    double s_lower = 0.0, s_upper = 0.0;
+    const double in = face(lower, &s_lower);
+    const double outgoing = face(upper, &s_upper);
+    double value = f(i, j, k) - (outgoing - in);
+    if (liquid_centre) value += s_upper - s_lower;
+    if (value < 0.0) {
+      lost -= value;
+      value = 0.0;
+    } else if (value > 1.0) {
+      lost += value - 1.0;
+      value = 1.0;
+    }
+    out(i, j, k) = value;
+  });
+  PetscCall(out.restore());
+  PetscCall(u.restore());
+  PetscCall(f.restore());
+  *clipped += lost;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, double dt,
+                                     PetscInt step, FractionStats* stats) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  // The sub-steps: the largest |u| dt / h over the owned faces, the same on every rank.
+  double largest = 0.0;
+  {
+    ReadArray u;
+    PetscCall(u.get_local(velocity));
+    for (int a = 0; a < dim; ++a) {
+      IndexBox faces = grid.owned_cells();
+      faces.hi[a] += 1;
+      const double courant = dt / grid.spacing(a);
+      for_each_index(faces, [&](PetscInt i, PetscInt j, PetscInt k) {
+        largest = std::max(largest, std::abs(u(i, j, k, a)) * courant);
+      });
+    }
+    PetscCall(u.restore());
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));
+  PetscCheck(std::isfinite(largest), grid.comm(), PETSC_ERR_FP,
+             "the liquid's fraction: the velocity that moves it is not finite");
+  const int substeps = std::max(1, static_cast<int>(std::ceil(largest / kSweepCourant)));
+  const double sub_dt = dt / substeps;
+  // The cells whose divergence is 0 (to the projection's tolerance): only those may take the
+  // c-term, which would otherwise make or destroy liquid.
+  divergence_free_.resize(static_cast<size_t>(grid.owned_cells().count()));
+  {
+    ReadArray u;
+    PetscCall(u.get_local(velocity));
+    const bool cut = solids_->cut();
+    size_t at = 0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      double swept = 0.0;  // |div u| dt: the fraction the c-term would add in a step
+      for (int a = 0; a < dim; ++a) {
+        const PetscInt up[3] = {i + (a == 0), j + (a == 1), k + (a == 2)};
+        const double upper = cut ? solids_->face_fraction(a, up[0], up[1], up[2]) : 1.0;
+        const double lower = cut ? solids_->face_fraction(a, i, j, k) : 1.0;
+        swept += (upper * u(up[0], up[1], up[2], a) - lower * u(i, j, k, a)) * dt /
+                 grid.spacing(a);
+      }
+      divergence_free_[at++] = std::abs(swept) <= kDivergenceFree;
+    });
+    PetscCall(u.restore());
+  }
+  double clipped = 0.0;
+  for (int s = 0; s < substeps; ++s) {
+    // c from f at the start of the sub-step, for all its sweeps.
+    ReadArray f;
+    PetscCall(f.get_global(fraction));
+    centre_liquid_.resize(static_cast<size_t>(grid.owned_cells().count()));
+    size_t at = 0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      centre_liquid_[at] = f(i, j, k) > 0.5 && divergence_free_[at];
+      ++at;
+    });
+    PetscCall(f.restore());
+    const bool forwards = (step + s) % 2 == 0;
+    for (int n = 0; n < dim; ++n)
+      PetscCall(sweep(fraction, velocity, forwards ? n : dim - 1 - n, sub_dt, &clipped));
+
+  }
+  double cell_volume = 1.0;
+  for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
+  clipped *= cell_volume;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &clipped, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
+  if (stats) *stats = {substeps, clipped};
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::impose_surface(Field& fraction, Field& phi) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const int dim = grid.dim();
+  const SolidMask& solids = *solids_;
+  PetscCall(fraction.fill_ghosts());
+  ReadArray f;
+  PetscCall(f.get_local(fraction));
+  // The planes of the owned cells and of their neighbours.
+  IndexBox box = grid.owned_cells();
+  for (int a = 0; a < dim; ++a) {
+    box.lo[a] -= 1;
+    box.hi[a] += 1;
+  }
+  reconstruct(f.view(), box);
+  // The signed distance from the centre of cell (i, j, k) + offset to the plane of cell (i, j,
+  // k), NaN where that cell has none: the plane is sum (m_a / h_a) X_a = alpha in the cell's own
+  // lengths X, the centre at X_a = (1/2 + offset_a) h_a.
+  const auto plane_distance = [&](const PetscInt cell[3], const int offset[3]) {
+    const double ff = f(cell[0], cell[1], cell[2]);
+    if (!(ff > 0.0 && ff < 1.0) || solids.solid(cell[0], cell[1], cell[2]))
+      return std::numeric_limits<double>::quiet_NaN();
+    const PetscInt at = ((cell[2] - box.lo[2]) * box.size(1) + (cell[1] - box.lo[1])) *
+                            box.size(0) + (cell[0] - box.lo[0]);
+    const double* plane = &planes_[4 * static_cast<size_t>(at)];
+    double along = 0.0, norm2 = 0.0;
+    for (int a = 0; a < dim; ++a) {
+      along += (0.5 + offset[a]) * plane[a];
+      norm2 += plane[a] * plane[a] / (grid.spacing(a) * grid.spacing(a));
+    }
+    return (along - plane[3]) / std::sqrt(norm2);
+  };
+  WriteArray p;
+  PetscCall(p.get_global(phi));
+  const double h = grid.min_spacing();
+  surface_distance_.assign(static_cast<size_t>(grid.owned_cells().count()),
+                           std::numeric_limits<double>::quiet_NaN());
+  size_t at = 0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    double& surface = surface_distance_[at++];
+    if (solids.solid(i, j, k)) return;
+    const PetscInt here[3] = {i, j, k};
+    const int none[3] = {0, 0, 0};
+    const double fc = f(i, j, k);
+    const bool liquid = fc > 0.5;
+    // Beside the surface: a fluid neighbour along an axis on the other side of 1/2. A cell
+    // with a plane of its own takes the distance to it; a full or empty one the nearest
+    // distance to its neighbours' planes on the other side, or half a spacing.
+    bool beside = false;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int a = 0; a < dim; ++a)
+      for (int side = -1; side <= 1; side += 2) {
+        PetscInt nb[3] = {i, j, k};
+        nb[a] += side;
+        if (!grid.periodic(a) && (nb[a] < 0 || nb[a] >= grid.cells(a))) continue;
+        if (solids.solid(nb[0], nb[1], nb[2])) continue;
+        if ((f(nb[0], nb[1], nb[2]) > 0.5) == liquid) continue;
+        beside = true;
+        int offset[3] = {0, 0, 0};
+        offset[a] = -side;  // this centre in the neighbour's coordinates
+        const double d = plane_distance(nb, offset);
+        nearest = std::min(nearest, std::isnan(d) ? 0.5 * grid.spacing(a) : std::abs(d));
+      }
+    double value = p(i, j, k);
+    if (beside) {
+      const double own = plane_distance(here, none);
+      value = std::isnan(own) ? (liquid ? -nearest : nearest) : own;
+    }
+    // f's side, always (f = 1/2 is air, as phi = 0 is for the projection).
+    if (liquid && !(value < 0.0)) value = -kSideNudge * h;
+    if (!liquid && value < 0.0) value = kSideNudge * h;
+    p(i, j, k) = value;
+    if (beside) surface = value;
+  });
+  PetscCall(p.restore());
+  PetscCall(f.restore());
+  PetscFunctionReturn(0);
+}
+
+double VolumeOfFluid::surface_distance(PetscInt i, PetscInt j, PetscInt k) const {
+  const IndexBox& owned = grid_->owned_cells();
+  const PetscInt at = ((k - owned.lo[2]) * owned.size(1) + (j - owned.lo[1])) * owned.size(0) +
+                      (i - owned.lo[0]);
+  return surface_distance_[static_cast<size_t>(at)];
+}
+
+PetscErrorCode VolumeOfFluid::keep_sides(const Field& fraction, Field& phi) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const double h = grid.min_spacing();
+  ReadArray f;
+  WriteArray p;
+  PetscCall(f.get_global(fraction));
+  PetscCall(p.get_global(phi));
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (solids_->solid(i, j, k)) return;
+    const bool liquid = f(i, j, k) > 0.5;
+    double& value = p(i, j, k);
+    if (liquid && !(value < 0.0)) value = -kSideNudge * h;
+    if (!liquid && value < 0.0) value = kSideNudge * h;
+  });
+  PetscCall(p.restore());
+  PetscCall(f.restore());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::volume(const Field& fraction, double* volume) const {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  double cell_volume = 1.0;
+  for (int a = 0; a < grid.dim(); ++a) cell_volume *= grid.spacing(a);
+  ReadArray f;
+  PetscCall(f.get_global(fraction));
+  double sum = 0.0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    if (!solids_->solid(i, j, k)) sum += f(i, j, k);
+  });
+  PetscCall(f.restore());
+  sum *= cell_volume;
+  PetscCallMPI(MPI_Allreduce(&sum, volume, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace sf
