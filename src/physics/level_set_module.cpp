@@ -134,15 +134,23 @@ public:
   // per layer (velocity and marks). Marker particles add, per correction (two a step), phi's
   // ghosts and the two reverse scatters of phi+ and phi-, and phi's ghosts for their radii (the
   // migration moves particles, not cells). Obstacles add the extension of phi into them: one
-  // exchange after the advection's, two before the first correction.
+  // exchange after the advection's, two before the first correction. The vof interface adds
+  // the fraction's halo per sweep (dim per sub-step; one sub-step counted), one before its
+  // planes are imposed on phi, and the divergence-free air's: phi's, one per layer and one more
+  // of the cells' layers, one of the velocity per layer.
   void exchanges(const Flow& flow, int* cell, int* face) const override {
     *cell += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0) +
              (flow.solids->any() ? 3 : 0);
     *face += 2 * extension_.layers();
+    if (vof_enabled_) {
+      *cell += flow.grid->dim() + 1 + 1 + extension_.layers() + 1;
+      *face += extension_.layers();
+    }
   }
 
-  // With the vof interface: the sub-steps of the fraction's last advection and the volume it
-  // clipped to keep f in [0, 1], summed over the run.
+  // With the vof interface: the sub-steps of the step's advection of the fraction and the
+  // volume it clipped to keep f in [0, 1] (summed over the run by whoever reads the CSV, so
+  // that a restart's rows follow on from the run's).
   void columns(const Flow&, std::vector<std::string>* columns) const override {
     if (!vof_enabled_) return;
     columns->push_back("fraction_substeps");
@@ -150,10 +158,8 @@ public:
   }
   PetscErrorCode measure(const Flow&, std::vector<double>* values) override {
     if (!vof_enabled_) return 0;
-    clipped_volume_ += fraction_stats_.clipped;
-    fraction_stats_.clipped = 0.0;
     values->push_back(fraction_stats_.substeps);
-    values->push_back(clipped_volume_);
+    values->push_back(fraction_stats_.clipped);
     return 0;
   }
 
@@ -221,7 +227,6 @@ private:
   bool vof_enabled_ = false;
   VolumeOfFluid vof_;
   FractionStats fraction_stats_;
-  double clipped_volume_ = 0.0;  // since the start (of this process: a restart counts anew)
   LevelSet level_set_;
   ParticleLevelSet particles_;   // marker particles correcting the level set
   VelocityExtension extension_;  // the liquid's velocity carried into the air

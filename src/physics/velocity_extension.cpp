@@ -1,8 +1,9 @@
 // Extending the liquid's velocity into the air (see velocity_extension.hpp).
 #include "velocity_extension.hpp"
 
-#include <cmath>
+#include <array>
 
+#include "divergence.hpp"
 #include "vec_array.hpp"
 
 namespace sf {
@@ -92,7 +93,7 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
     }
   }
 
-  double inverse_h[3] = {0.0, 0.0, 0.0};
+  std::array<double, 3> inverse_h{1.0, 1.0, 1.0};
   for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
   ReadArray seen;
   PetscCall(seen.get_local(grid.cell_dm(), layer_local_));
@@ -104,11 +105,10 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
     PetscCall(u_out.get_global(velocity));
     // The change d of the outward faces of cell `at` (of this layer): -div / sum 1 / h_a.
     const auto share = [&](const PetscInt at[3]) {
-      double divergence = 0.0, weight = 0.0;
+      double weight = 0.0;
       for (int a = 0; a < dim; ++a) {
         PetscInt up[3] = {at[0], at[1], at[2]};
         up[a] += 1;
-        divergence += (u(up[0], up[1], up[2], a) - u(at[0], at[1], at[2], a)) * inverse_h[a];
         for (int side : {-1, 1}) {
           PetscInt next[3] = {at[0], at[1], at[2]};
           next[a] += side;
@@ -118,7 +118,7 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
             weight += inverse_h[a];
         }
       }
-      return -divergence / weight;
+      return -open_divergence(u, solids, inverse_h, dim, at[0], at[1], at[2]) / weight;
     };
     for (int c = 0; c < dim; ++c)
       for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {

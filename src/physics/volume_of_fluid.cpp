@@ -3,10 +3,12 @@
 #include "volume_of_fluid.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "cut_faces.hpp"
+#include "divergence.hpp"
 #include "plic.hpp"
 #include "vec_array.hpp"
 
@@ -162,13 +164,26 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
     const double fd = f(donor[0], donor[1], donor[2]);
     if (fd <= 0.0) return 0.0;
     if (fd >= 1.0) return s;
-    const PetscInt offset = ((donor[2] - planes_box_.lo[2]) * planes_box_.size(1) +
-                             (donor[1] - planes_box_.lo[1])) * planes_box_.size(0) +
-                            (donor[0] - planes_box_.lo[0]);
-    const double* plane = &planes_[4 * static_cast<size_t>(offset)];
+    const double* plane = &planes_[4 * box_offset(planes_box_, donor[0], donor[1], donor[2])];
     return s > 0.0 ? plic::slab_volume(plane, plane[3], axis, 1.0 - s, s, dim)
                    : -plic::slab_volume(plane, plane[3], axis, 0.0, -s, dim);
   };
+  // Each face once: the owned cells' faces along the axis, their upper ones included.
+  IndexBox faces = grid.owned_cells();
+  faces.hi[axis] += 1;
+  swept_.resize(faces.count());
+  fluxes_.resize(faces.count());
+  {
+    size_t at = 0;
+    for_each_index(faces, [&](PetscInt i, PetscInt j, PetscInt k) {
+      const PetscInt here[3] = {i, j, k};
+      fluxes_[at] = face(here, &swept_[at]);
+      ++at;
+    });
+  }
+  // From a cell's lower face to its upper one along the axis.
+  const size_t next = static_cast<size_t>(
+      axis == 0 ? 1 : (axis == 1 ? faces.size(0) : faces.size(0) * faces.size(1)));
   WriteArray out;
   PetscCall(out.get_global(fraction));
   double lost = 0.0;
@@ -176,14 +191,9 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const bool liquid_centre = centre_liquid_[at++] != 0;
     if (solids.solid(i, j, k)) return;
-    PetscInt lower[3] = {i, j, k};
-    PetscInt upper[3] = {i, j, k};
-    upper[axis] += 1;
-    double s_lower = 0.0, s_upper = 0.0;
-    const double in = face(lower, &s_lower);
-    const double outgoing = face(upper, &s_upper);
-    double value = f(i, j, k) - (outgoing - in);
-    if (liquid_centre) value += s_upper - s_lower;
+    const size_t lower = box_offset(faces, i, j, k), upper = lower + next;
+    double value = f(i, j, k) - (fluxes_[upper] - fluxes_[lower]);
+    if (liquid_centre) value += swept_[upper] - swept_[lower];
     if (value < 0.0) {
       lost -= value;
       value = 0.0;
@@ -205,19 +215,29 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  // The sub-steps: the largest |u| dt / h over the owned faces, the same on every rank.
+  // The sub-steps: the largest |u| dt / h over the owned faces, the same on every rank. And
+  // the cells whose divergence is 0 (to the projection's tolerance): only those may take the
+  // c-term, which would otherwise make or destroy liquid.
   double largest = 0.0;
+  divergence_free_.resize(static_cast<size_t>(grid.owned_cells().count()));
   {
     ReadArray u;
     PetscCall(u.get_local(velocity));
+    std::array<double, 3> inverse_h{1.0, 1.0, 1.0};
+    for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
     for (int a = 0; a < dim; ++a) {
       IndexBox faces = grid.owned_cells();
       faces.hi[a] += 1;
-      const double courant = dt / grid.spacing(a);
       for_each_index(faces, [&](PetscInt i, PetscInt j, PetscInt k) {
-        largest = std::max(largest, std::abs(u(i, j, k, a)) * courant);
+        largest = std::max(largest, std::abs(u(i, j, k, a)) * dt * inverse_h[a]);
       });
     }
+    size_t at = 0;
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      // |div u| dt: the fraction the c-term would add in a step.
+      const double swept = open_divergence(u, *solids_, inverse_h, dim, i, j, k) * dt;
+      divergence_free_[at++] = std::abs(swept) <= kDivergenceFree;
+    });
     PetscCall(u.restore());
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));
@@ -225,27 +245,6 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
              "the liquid's fraction: the velocity that moves it is not finite");
   const int substeps = std::max(1, static_cast<int>(std::ceil(largest / kSweepCourant)));
   const double sub_dt = dt / substeps;
-  // The cells whose divergence is 0 (to the projection's tolerance): only those may take the
-  // c-term, which would otherwise make or destroy liquid.
-  divergence_free_.resize(static_cast<size_t>(grid.owned_cells().count()));
-  {
-    ReadArray u;
-    PetscCall(u.get_local(velocity));
-    const bool cut = solids_->cut();
-    size_t at = 0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      double swept = 0.0;  // |div u| dt: the fraction the c-term would add in a step
-      for (int a = 0; a < dim; ++a) {
-        const PetscInt up[3] = {i + (a == 0), j + (a == 1), k + (a == 2)};
-        const double upper = cut ? solids_->face_fraction(a, up[0], up[1], up[2]) : 1.0;
-        const double lower = cut ? solids_->face_fraction(a, i, j, k) : 1.0;
-        swept += (upper * u(up[0], up[1], up[2], a) - lower * u(i, j, k, a)) * dt /
-                 grid.spacing(a);
-      }
-      divergence_free_[at++] = std::abs(swept) <= kDivergenceFree;
-    });
-    PetscCall(u.restore());
-  }
   double clipped = 0.0;
   for (int s = 0; s < substeps; ++s) {
     // c from f at the start of the sub-step, for all its sweeps.
@@ -261,7 +260,6 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
     const bool forwards = (step + s) % 2 == 0;
     for (int n = 0; n < dim; ++n)
       PetscCall(sweep(fraction, velocity, forwards ? n : dim - 1 - n, sub_dt, &clipped));
-
   }
   double cell_volume = 1.0;
   for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
@@ -293,9 +291,7 @@ PetscErrorCode VolumeOfFluid::impose_surface(Field& fraction, Field& phi) {
     const double ff = f(cell[0], cell[1], cell[2]);
     if (!(ff > 0.0 && ff < 1.0) || solids.solid(cell[0], cell[1], cell[2]))
       return std::numeric_limits<double>::quiet_NaN();
-    const PetscInt at = ((cell[2] - box.lo[2]) * box.size(1) + (cell[1] - box.lo[1])) *
-                            box.size(0) + (cell[0] - box.lo[0]);
-    const double* plane = &planes_[4 * static_cast<size_t>(at)];
+    const double* plane = &planes_[4 * box_offset(box, cell[0], cell[1], cell[2])];
     double along = 0.0, norm2 = 0.0;
     for (int a = 0; a < dim; ++a) {
       along += (0.5 + offset[a]) * plane[a];
@@ -351,10 +347,7 @@ PetscErrorCode VolumeOfFluid::impose_surface(Field& fraction, Field& phi) {
 }
 
 double VolumeOfFluid::surface_distance(PetscInt i, PetscInt j, PetscInt k) const {
-  const IndexBox& owned = grid_->owned_cells();
-  const PetscInt at = ((k - owned.lo[2]) * owned.size(1) + (j - owned.lo[1])) * owned.size(0) +
-                      (i - owned.lo[0]);
-  return surface_distance_[static_cast<size_t>(at)];
+  return surface_distance_[box_offset(grid_->owned_cells(), i, j, k)];
 }
 
 PetscErrorCode VolumeOfFluid::keep_sides(const Field& fraction, Field& phi) const {

@@ -51,8 +51,8 @@
 // it takes no c-term (c = 0 where |div u| dt > 1e-9), so what flows into it may overfill it and
 // be clipped. Measured (2 ranks, dam_break_2d.yaml at 192 x 96 with interface: vof, cfl 1,
 // mostly 2 sub-steps): the volume kept to 1e-9 % until the front has run up the far wall (t =
-// 0.7), then -0.22 % by t = 1.5, all of it clipped in such cells; the same job with the level
-// set and its particles: -13.8 % at t = 1.5. Without the divergence-free air a second sub-step's
+// 0.64), then -0.20 % by t = 1.5, all of it clipped in such cells; the same job with the level
+// set and its particles: +13.6 % at t = 0.97, -13.5 % at t = 1.5. Without the divergence-free air a second sub-step's
 // c-term in cells the first had filled lost 1.6 %; with c held from the step's start instead,
 // the clipping lost 1.3 %.
 #pragma once
@@ -116,6 +116,7 @@ private:
   std::vector<unsigned char> centre_liquid_;  // c per owned cell for the current sub-step
   std::vector<unsigned char> divergence_free_;  // per owned cell, for the current step
   std::vector<double> surface_distance_;         // per owned cell, from impose_surface()
+  std::vector<double> swept_, fluxes_;           // s and F per face of the current sweep
 };
 
 }  // namespace sf

@@ -163,6 +163,16 @@ TEST(Restart, ContinuesBitForBitWithALiquid) {
       {"phi", "liquid_fraction"});
 }
 
+// With the vof interface the volume fraction is a scalar of the checkpoint and phi is rebuilt
+// from it each step; the sweeps' order follows the step count, which the restart resumes.
+TEST(Restart, ContinuesBitForBitWithAVolumeOfFluid) {
+  expect_restart_bit_for_bit(
+      "stam",
+      "liquid: {initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}],"
+      " interface: vof}\n",
+      {"phi", "liquid_fraction"});
+}
+
 // A moving (towed, swinging and turning) obstacle's place is a function of time: the restart
 // rebuilds the mask at the checkpoint's time, and the checkpoint's velocity holds its faces, so
 // the run goes on as if never stopped (the mask in the frames too).

@@ -1044,6 +1044,13 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
           "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface, interface)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " interface: vof, particles: {per_cell: 4}}\n",
+         {"job.yaml:6: liquid.particles: is for liquid.interface: level_set; the vof interface "
+          "has no marker particles"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " interface: volume}\n",
+         {"job.yaml:6: liquid.interface:"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
