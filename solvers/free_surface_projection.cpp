@@ -25,12 +25,8 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ConstArrayView& level
   PetscErrorCode status = 0;
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (status) return;
-    const MatStencil row{k, j, i, 0};
-    MatStencil columns[7];
-    PetscScalar values[7];
-    PetscInt count = 1;
-    columns[0] = row;
-    values[0] = 0.0;
+    StencilRow row(i, j, k);
+    PetscScalar& diagonal = row.diagonal();
     if (solids->liquid(level, i, j, k)) {
       for (int a = 0; a < dim; ++a)
         for (int side = 0; side < 2; ++side) {
@@ -40,27 +36,26 @@ PetscErrorCode FreeSurfaceProjection::Impl::assemble(const ConstArrayView& level
           if (solids->fixed_face(a, face[0], face[1], face[2])) {
             // A wall the liquid leaves: air enters between, p = 0 on the wall's face.
             if (open_walls[box_offset(g.owned_cells(), i, j, k)] >> (2 * a + side) & 1u) {
-              values[0] += 2.0 * inv_h2[a];
+              diagonal += 2.0 * inv_h2[a];
               ++open_to_air;
             }
             continue;
           }
           if (!g.periodic(a) && (n[a] < 0 || n[a] >= g.cells(a))) {
-            values[0] += 2.0 * inv_h2[a];  // an outflow face: open air, p = 0 on the face
+            diagonal += 2.0 * inv_h2[a];  // an outflow face: open air, p = 0 on the face
             ++open_to_air;
           } else if (solids->liquid(level, n[0], n[1], n[2])) {
-            values[0] += inv_h2[a];
-            columns[count] = MatStencil{n[2], n[1], n[0], 0};
-            values[count++] = -inv_h2[a];
+            diagonal += inv_h2[a];
+            row.add_neighbour(n[0], n[1], n[2], -inv_h2[a]);
           } else {
-            values[0] += inv_h2[a] / theta(level(i, j, k), level(n[0], n[1], n[2]));
+            diagonal += inv_h2[a] / theta(level(i, j, k), level(n[0], n[1], n[2]));
             ++open_to_air;
           }
         }
     }
     // Air, solid, and liquid sealed in on every side: p = 0.
-    if (values[0] == 0.0) values[0] = decoupled;
-    status = MatSetValuesStencil(matrix, 1, &row, count, columns, values, ADD_VALUES);
+    if (diagonal == 0.0) diagonal = decoupled;
+    status = row.add_to(matrix);
   });
   PetscCall(status);
   PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));

@@ -289,14 +289,9 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix() {
   PetscErrorCode status = 0;
   for_each_index(g.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     if (status) return;
-    const MatStencil row{k, j, i, 0};
-    MatStencil columns[7];
-    PetscScalar values[7];
-    PetscInt count = 1;
-    columns[0] = row;
-    values[0] = 0.0;
+    StencilRow row(i, j, k);
     if (!coupled(i, j, k)) {
-      values[0] = decoupled_diagonal;
+      row.diagonal() = decoupled_diagonal;
     } else {
       const std::array<PetscInt, 3> index{i, j, k};
       for (int a = 0; a < dim; ++a) {
@@ -307,20 +302,17 @@ PetscErrorCode KrylovProjection::Impl::assemble_matrix() {
           if (!free_face(a, face[0], face[1], face[2])) continue;
           const double weight = solids->face_fraction(a, face[0], face[1], face[2]) * inv_h2[a];
           if (!g.periodic(a) && (face[a] == 0 || face[a] == g.cells(a))) {
-            values[0] += 2.0 * weight;  // outflow: the ghost is -p, p = 0 on the face
+            row.diagonal() += 2.0 * weight;  // outflow: the ghost is -p, p = 0 on the face
             continue;
           }
           std::array<PetscInt, 3> neighbour = index;
           neighbour[a] += side == 0 ? -1 : 1;
-          values[0] += weight;
-          columns[count] = MatStencil{neighbour[2], neighbour[1], neighbour[0], 0};
-          values[count] = -weight;
-          ++count;
+          row.diagonal() += weight;
+          row.add_neighbour(neighbour[0], neighbour[1], neighbour[2], -weight);
         }
       }
     }
-    // ADD_VALUES, so that a neighbour reached twice (two cells on a periodic axis) sums.
-    status = MatSetValuesStencil(matrix, 1, &row, count, columns, values, ADD_VALUES);
+    status = row.add_to(matrix);
   });
   PetscCall(status);
   PetscCall(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));

@@ -35,6 +35,25 @@ PetscErrorCode create_sample_dm(const Grid& grid, int stagger, bool layered, DM*
 PetscErrorCode create_krylov_solver(MPI_Comm comm, const char* prefix, const SolverConfig& config,
                                     KSP* ksp);
 
+/// One row of a 5- or 7-point operator on a cell DMDA, built a term at a time: its diagonal,
+/// and its neighbours' columns.
+struct StencilRow {
+  StencilRow(PetscInt i, PetscInt j, PetscInt k) { columns[0] = MatStencil{k, j, i, 0}; }
+  PetscScalar& diagonal() { return values[0]; }
+  void add_neighbour(PetscInt i, PetscInt j, PetscInt k, PetscScalar value) {
+    columns[count] = MatStencil{k, j, i, 0};
+    values[count++] = value;
+  }
+  /// ADD_VALUES, so that a neighbour reached twice (two cells on a periodic axis) sums.
+  PetscErrorCode add_to(Mat matrix) const {
+    return MatSetValuesStencil(matrix, 1, columns, count, columns, values, ADD_VALUES);
+  }
+
+  MatStencil columns[7];
+  PetscScalar values[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscInt count = 1;
+};
+
 /// What a solve reports.
 struct KrylovOutcome {
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
