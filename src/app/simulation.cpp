@@ -68,6 +68,11 @@ PetscErrorCode Simulation::setup_solvers() {
                             job.liquid.enabled ? &flow_.phi() : nullptr, job.liquid.air_pressure,
                             flow_.bodies,
                             job.liquid.surface != LiquidConfig::Surface::HeightField));
+  if (job.liquid.enabled && job.liquid.interface == LiquidConfig::Interface::Vof) {
+    air_projection_ = std::make_unique<AirBandProjection>();
+    PetscCall(air_projection_->setup(grid_, solids_));
+    flow_.air_projection = air_projection_.get();
+  }
   PetscFunctionReturn(0);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "advection.hpp"
+#include "air_band_projection.hpp"
 #include "bdf2_advection.hpp"
 #include "checkpoint.hpp"
 #include "diffusion.hpp"
@@ -149,6 +150,7 @@ private:
   std::unique_ptr<Diffusion> diffusion_;                   // the scalars' (and a constant nu's)
   std::unique_ptr<VelocityDiffusion> velocity_diffusion_;  // the velocity's viscous step
   std::unique_ptr<Projection> projection_;
+  std::unique_ptr<AirBandProjection> air_projection_;  // the vof interface's air about its surface
   FrameWriter writer_;
   Checkpointer checkpointer_;
   RunLog log_;

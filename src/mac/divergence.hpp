@@ -1,5 +1,5 @@
 // The discrete divergence of a MAC face velocity in one cell: what the projections make zero,
-// and what the volume fraction's advection and the velocity extension read.
+// the air band's projection included.
 #pragma once
 
 #include <array>

@@ -79,8 +79,21 @@ public:
     PetscCall(particles_.seed(flow.phi(), 0));
     // As far into the air as the level set is a distance.
     PetscCall(extension_.setup(grid, *flow.solids, job.liquid.band));
-    PetscCall(extend_velocity(flow));
+    PetscCall(extend_velocity(flow, 0.0));
     flow.level_set = &level_set_;
+    PetscFunctionReturn(0);
+  }
+
+  // The vof interface's first step moves the fraction with the initial velocity: its air is
+  // projected as every step's is (a restart replaces the velocity by the checkpoint's, which
+  // was).
+  PetscErrorCode connect(Flow& flow) override {
+    PetscFunctionBeginUser;
+    if (!vof_enabled_) PetscFunctionReturn(0);
+    PetscCheck(flow.air_projection, flow.grid->comm(), PETSC_ERR_PLIB,
+               "the vof interface needs the air band's projection");
+    const TimeConfig& time = flow.job->time;
+    PetscCall(extend_velocity(flow, time.dt > 0.0 ? time.dt : time.dt_max));
     PetscFunctionReturn(0);
   }
 
@@ -124,8 +137,9 @@ public:
                                                                        flow.time));
                                     PetscFunctionReturn(0);
                                   }});
-    plan.attach(Anchor::AfterProjection, {"extend velocity", Stage::Surface, [this, &flow](double) {
-                                            return extend_velocity(flow);
+    plan.attach(Anchor::AfterProjection, {"extend velocity", Stage::Surface,
+                                          [this, &flow](double dt) {
+                                            return extend_velocity(flow, dt);
                                           }});
   }
 
@@ -136,15 +150,18 @@ public:
   // migration moves particles, not cells). Obstacles add the extension of phi into them: one
   // exchange after the advection's, two before the first correction. The vof interface adds
   // the fraction's halo per sweep (dim per sub-step; one sub-step counted), one before its
-  // planes are imposed on phi, and the divergence-free air's: phi's, one per layer and one more
-  // of the cells' layers, one of the velocity per layer.
+  // planes are imposed on phi; the air's layers twice (for the bubbles after the advection and
+  // for the air band's projection), each phi's ghosts, one per layer and one more; the floods
+  // of the bubbles and of the band (two each counted: most steps need no more); and the band's
+  // projection's velocity and solution (its solver's exchanges, one per iteration, are not
+  // counted, as the pressure solve's are not).
   void exchanges(const Flow& flow, int* cell, int* face) const override {
     *cell += level_set_.iterations() + 1 + 2 + (particles_.enabled() ? 2 * 3 + 1 : 0) +
              (flow.solids->any() ? 3 : 0);
     *face += 2 * extension_.layers();
     if (vof_enabled_) {
-      *cell += flow.grid->dim() + 1 + 1 + extension_.layers() + 1;
-      *face += extension_.layers();
+      *cell += flow.grid->dim() + 1 + 2 * (extension_.layers() + 2) + 2 * 2 + 1;
+      *face += 1;
     }
   }
 
@@ -155,11 +172,15 @@ public:
     if (!vof_enabled_) return;
     columns->push_back("fraction_substeps");
     columns->push_back("fraction_clipped_volume");
+    columns->push_back("air_band_iterations");
+    columns->push_back("bubble_cells");
   }
   PetscErrorCode measure(const Flow&, std::vector<double>* values) override {
     if (!vof_enabled_) return 0;
     values->push_back(fraction_stats_.substeps);
     values->push_back(fraction_stats_.clipped);
+    values->push_back(static_cast<double>(air_band_stats_.iterations));
+    values->push_back(static_cast<double>(filled_pockets_));
     return 0;
   }
 
@@ -213,20 +234,34 @@ private:
       return vof_.surface_distance(i, j, k);
     }));
     PetscCall(vof_.keep_sides(fraction(flow), phi));
+    if (flow.air_projection) {
+      PetscCall(extension_.mark_air_layers(phi, &fraction(flow)));
+      PetscCall(flow.air_projection->fill_pockets(phi, extension_.air_layers(),
+                                                  extension_.layers(), &filled_pockets_));
+    }
     PetscFunctionReturn(0);
   }
 
-  // The liquid's velocity into the air; for the fraction's fluxes, divergence-free there too.
-  PetscErrorCode extend_velocity(Flow& flow) {
+  // The liquid's velocity into the air; for the fraction's fluxes, divergence-free there too
+  // (once the solvers exist: set-up extends, connect() projects), `dt` the step it will move
+  // the liquid by.
+  PetscErrorCode extend_velocity(Flow& flow, double dt) {
     PetscFunctionBeginUser;
     PetscCall(extension_.extend(*flow.velocity, flow.phi()));
-    if (vof_enabled_) PetscCall(extension_.make_divergence_free(*flow.velocity, flow.phi()));
+    if (vof_enabled_ && flow.air_projection) {
+      PetscCall(extension_.mark_air_layers(flow.phi(), &fraction(flow)));
+      PetscCall(extension_.close_walls_beside_air(*flow.velocity));
+      PetscCall(flow.air_projection->project(*flow.velocity, extension_.air_layers(),
+                                             extension_.layers(), dt, &air_band_stats_));
+    }
     PetscFunctionReturn(0);
   }
 
   bool vof_enabled_ = false;
   VolumeOfFluid vof_;
   FractionStats fraction_stats_;
+  AirBandStats air_band_stats_;
+  PetscInt filled_pockets_ = 0;
   LevelSet level_set_;
   ParticleLevelSet particles_;   // marker particles correcting the level set
   VelocityExtension extension_;  // the liquid's velocity carried into the air

@@ -34,6 +34,7 @@
 
 namespace sf {
 
+class AirProjection;
 class FloatingBodies;
 class LevelSet;
 
@@ -85,6 +86,9 @@ struct Flow {
   /// What modules publish for the base scheme and for each other.
   FloatingBodies* bodies = nullptr;  // the obstacles that float, with the projection's coupling
   const LevelSet* level_set = nullptr;
+  /// The base scheme's projection of the air about a liquid's surface, for the volume-of-fluid
+  /// interface (velocity_extension.hpp); null before the solvers exist and without one.
+  AirProjection* air_projection = nullptr;
   /// A liquid's volume as its interface measures it, and its value at the start. Collective.
   std::function<PetscErrorCode(double* volume)> liquid_volume;
   double initial_liquid_volume = 0.0;

@@ -1,9 +1,6 @@
 // Extending the liquid's velocity into the air (see velocity_extension.hpp).
 #include "velocity_extension.hpp"
 
-#include <array>
-
-#include "divergence.hpp"
 #include "vec_array.hpp"
 
 namespace sf {
@@ -14,6 +11,9 @@ namespace {
 constexpr double kUnknown = 0.0;
 constexpr double kSource = 1.0;     // the liquid's, or extended: later layers average these
 constexpr double kPrescribed = 2.0; // a wall or solid face: never written, never averaged
+
+// The least fraction of liquid that makes an air cell part of the air's first layer.
+constexpr double kWet = 1e-12;
 
 }  // namespace
 
@@ -27,7 +27,7 @@ PetscErrorCode VelocityExtension::setup(const Grid& grid, const SolidMask& solid
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& phi) {
+PetscErrorCode VelocityExtension::mark_air_layers(Field& phi, const Field* fraction) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const SolidMask& solids = *solids_;
@@ -51,8 +51,15 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
     WriteArray mark;
     PetscCall(level.get_local(phi));
     PetscCall(mark.get_global(grid.cell_dm(), layer_));
+    ReadArray f;
+    if (fraction) PetscCall(f.get_global(*fraction));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      mark(i, j, k) = solids.liquid(level, i, j, k) ? 0.0 : kFar;
+      if (solids.liquid(level, i, j, k))
+        mark(i, j, k) = 0.0;
+      else if (fraction && !solids.solid(i, j, k) && f(i, j, k) > kWet)
+        mark(i, j, k) = 1.0;
+      else
+        mark(i, j, k) = kFar;
     });
   }
   for (int layer = 1; layer <= layers_; ++layer) {
@@ -70,11 +77,18 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
     });
   }
   PetscCall(exchange_layers());
+  PetscFunctionReturn(0);
+}
 
+PetscErrorCode VelocityExtension::close_walls_beside_air(Field& velocity) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
+  const int dim = grid.dim();
   // A wall beside air holds no liquid to leave it: its normal velocity is 0 again (the
-  // projection leaves on an open wall's face the speed the liquid left at, and once the liquid
-  // has gone that speed would be a divergence of the air cell that no outward face can take
-  // out: a splash that ran up a wall into a corner lost 0.03 % of the 2D dam break a step).
+  // projection leaves on an open wall's face the speed the liquid left at; once the liquid has
+  // gone, that speed is a flow out of the wall into the air: a splash that ran up a wall into a
+  // corner lost 0.03 % of the 2D dam break a step to it).
   {
     ReadArray seen;
     WriteArray u_out;
@@ -91,45 +105,6 @@ PetscErrorCode VelocityExtension::make_divergence_free(Field& velocity, Field& p
         if (seen(inside[0], inside[1], inside[2]) > 0.0) u_out(i, j, k, c) = 0.0;
       });
     }
-  }
-
-  std::array<double, 3> inverse_h{1.0, 1.0, 1.0};
-  for (int a = 0; a < dim; ++a) inverse_h[a] = 1.0 / grid.spacing(a);
-  ReadArray seen;
-  PetscCall(seen.get_local(grid.cell_dm(), layer_local_));
-  for (int layer = 1; layer <= layers_; ++layer) {
-    PetscCall(velocity.fill_ghosts());
-    ReadArray u;
-    WriteArray u_out;
-    PetscCall(u.get_local(velocity));
-    PetscCall(u_out.get_global(velocity));
-    // The change d of the outward faces of cell `at` (of this layer): -div / sum 1 / h_a.
-    const auto share = [&](const PetscInt at[3]) {
-      double weight = 0.0;
-      for (int a = 0; a < dim; ++a) {
-        PetscInt up[3] = {at[0], at[1], at[2]};
-        up[a] += 1;
-        for (int side : {-1, 1}) {
-          PetscInt next[3] = {at[0], at[1], at[2]};
-          next[a] += side;
-          const PetscInt* face = side < 0 ? at : up;
-          if (seen(next[0], next[1], next[2]) > layer &&
-              !solids.fixed_face(a, face[0], face[1], face[2]))
-            weight += inverse_h[a];
-        }
-      }
-      return -open_divergence(u, solids, inverse_h, dim, at[0], at[1], at[2]) / weight;
-    };
-    for (int c = 0; c < dim; ++c)
-      for_each_index(grid.owned_faces(c), [&](PetscInt i, PetscInt j, PetscInt k) {
-        if (solids.fixed_face(c, i, j, k)) return;
-        const PetscInt above[3] = {i, j, k};
-        const PetscInt below[3] = {i - (c == 0), j - (c == 1), k - (c == 2)};
-        const double lower = seen(below[0], below[1], below[2]);
-        const double upper = seen(above[0], above[1], above[2]);
-        if (lower == layer && upper > layer) u_out(i, j, k, c) += share(below);
-        else if (upper == layer && lower > layer) u_out(i, j, k, c) -= share(above);
-      });
   }
   PetscFunctionReturn(0);
 }

@@ -13,20 +13,14 @@
 // Cost per call: `layers` passes over the owned faces and 2 `layers` halo exchanges (the passes
 // could be limited to the band).
 //
-// Divergence-free in the air (make_divergence_free; what the volume-of-fluid interface needs,
-// volume_of_fluid.hpp): the averages leave the air cells about the surface with a divergence,
-// and liquid moved in flux form into such a cell is compressed or expanded there. Foster &
-// Metaxas (1996, §3) set the empty faces of each surface cell so that the cell is
-// divergence-free; here the air cells are taken layer by layer outwards from the liquid (layer
-// n: the cells beside layer n - 1, the liquid layer 0), and each cell's divergence is taken out
-// through its outward faces (to cells of a later layer or beyond the band, neither prescribed),
-// in equal shares of u h_a: a face of the cell's lower side gives -d, of its upper side +d, d =
-// -div / sum over those faces of 1 / h_a. The liquid's faces, walls and obstacles keep their
-// values, so the liquid cells keep the projection's divergence. A face is changed by its owner,
-// from the cell's faces in the exchanged halo, one layer after the other: the same bits on any
-// rank count. An air cell with no outward face (a pocket closed by liquid and walls) keeps its
-// divergence. Cost: `layers` passes over the owned faces, as many exchanges of the velocity and
-// of the cells' layers.
+// The air's layers (mark_air_layers; what the volume-of-fluid interface's air projection needs,
+// air_band_projection.hpp): the liquid's cells are layer 0, each air cell beside a cell of layer
+// n - 1 is layer n, up to `layers`; the solids and the air beyond are far. Given the volume
+// fraction, an air cell that holds any liquid (f > 1e-12: a film or a drop thinner than half a
+// cell, which the level set does not show) is layer 1 wherever it is, so that the band reaches
+// every cell the fraction's fluxes move liquid in. Each layer reads only
+// its neighbours after an exchange: the same marks on any rank count. Cost: `layers` passes over
+// the owned cells and `layers` + 1 exchanges of a cell vector.
 #pragma once
 
 #include "field.hpp"
@@ -34,6 +28,29 @@
 #include "solids.hpp"
 
 namespace sf {
+
+/// What one projection of the air's band did.
+struct AirBandStats {
+  PetscInt iterations = 0;    // the solver's
+  PetscInt pocket_cells = 0;  // band cells that reach no Dirichlet edge (air_band_projection.hpp)
+  double residual = 0.0;      // the solve's residual norm, in units of |div u| dt
+};
+
+/// Makes the air cells of the band about the liquid divergence-free, given the layers of
+/// VelocityExtension::mark_air_layers (the solvers' AirBandProjection, published in Flow by the
+/// base scheme).
+class AirProjection {
+public:
+  virtual ~AirProjection() = default;
+  /// `layers`: air_layers(); `band`: the largest layer that is the band's; `dt` the step the
+  /// velocity will move the liquid by (it scales the stopping rule). Collective.
+  virtual PetscErrorCode project(Field& velocity, Vec layers, int band, double dt,
+                                 AirBandStats* stats) = 0;
+  /// The band's pockets (air that reaches no air beyond the band: a bubble) become liquid in
+  /// `phi` (a small negative value), so that the projection keeps their volume. `*cells`: how
+  /// many. Collective.
+  virtual PetscErrorCode fill_pockets(Field& phi, Vec layers, int band, PetscInt* cells) = 0;
+};
 
 class VelocityExtension {
 public:
@@ -44,9 +61,15 @@ public:
   /// the level set `phi` (its ghosts are filled here). Collective.
   PetscErrorCode extend(Field& velocity, Field& phi);
 
-  /// After extend(): the faces of the air cells within `layers` cells of the liquid are
-  /// corrected so that those cells are divergence-free (see the top). Collective.
-  PetscErrorCode make_divergence_free(Field& velocity, Field& phi);
+  /// The air's layers about the liquid of `phi` and the liquid `fraction` holds (may be null;
+  /// see the top), kept in air_layers(). Collective.
+  PetscErrorCode mark_air_layers(Field& phi, const Field* fraction);
+  /// After extend() and mark_air_layers(): a wall of the domain beside an air cell gets its
+  /// normal velocity 0 again (the liquid that left it is gone).
+  PetscErrorCode close_walls_beside_air(Field& velocity);
+  /// The marks of mark_air_layers(): a local vector of the grid's cell DM, its ghosts filled
+  /// (beyond the domain far), 0 in the liquid, 1 ... layers() in the air's band, larger beyond.
+  Vec air_layers() const { return layer_local_; }
 
   int layers() const { return layers_; }
 

@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "cut_faces.hpp"
-#include "divergence.hpp"
 #include "plic.hpp"
 #include "vec_array.hpp"
 
@@ -22,12 +21,6 @@ constexpr double kSweepCourant = 0.5;
 // Sub-cells per axis that sample the initial regions in a cell the surface crosses.
 constexpr int kSamples2d = 32;
 constexpr int kSamples3d = 12;
-
-// The largest |div u| dt of a cell that takes the c-term: the projection's residual is far
-// below it; the air's faces that the velocity extension could not make divergence-free (a
-// wedge of air under a front whose neighbours are all liquid or air of the same layer) are far
-// above it.
-constexpr double kDivergenceFree = 1e-9;
 
 // Where the reinitialisation put phi on the wrong side of f, phi is put this fraction of a
 // spacing on the right one.
@@ -126,8 +119,8 @@ void VolumeOfFluid::reconstruct(const ConstArrayView& f, const IndexBox& box) {
   });
 }
 
-PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int axis, double dt,
-                                    double* clipped) {
+PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int axis,
+                                    double dt) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
@@ -184,9 +177,14 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
   // From a cell's lower face to its upper one along the axis.
   const size_t next = static_cast<size_t>(
       axis == 0 ? 1 : (axis == 1 ? faces.size(0) : faces.size(0) * faces.size(1)));
+  // No clipping here: a sweep along one axis of a velocity that is divergence-free only over
+  // all of them compresses some cells beyond 1 and expands others below 0 for a moment, and
+  // the later sweeps bring them back (the fluxes read a fraction outside [0, 1] as a full or
+  // an empty cell). Measured on the 2D dam break (dam_break_2d.yaml with interface: vof, 2
+  // ranks, to t = 1.5): clipping after each sweep clipped 3.4e-7 of the volume, after the
+  // step's last sweep 1e-15.
   WriteArray out;
   PetscCall(out.get_global(fraction));
-  double lost = 0.0;
   size_t at = 0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const bool liquid_centre = centre_liquid_[at++] != 0;
@@ -194,19 +192,108 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
     const size_t lower = box_offset(faces, i, j, k), upper = lower + next;
     double value = f(i, j, k) - (fluxes_[upper] - fluxes_[lower]);
     if (liquid_centre) value += swept_[upper] - swept_[lower];
-    if (value < 0.0) {
-      lost -= value;
-      value = 0.0;
-    } else if (value > 1.0) {
-      lost += value - 1.0;
-      value = 1.0;
-    }
     out(i, j, k) = value;
   });
-  PetscCall(out.restore());
-  PetscCall(u.restore());
-  PetscCall(f.restore());
-  *clipped += lost;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  // What is outside [0, 1] moves to the neighbours (above 1 first, then below 0); what they
+  // cannot take is clipped.
+  int outside = 0;
+  {
+    ReadArray f;
+    PetscCall(f.get_global(fraction));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      outside |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
+    });
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &outside, 1, MPI_INT, MPI_MAX, grid.comm()));
+  if (outside) {
+    PetscCall(redistribute(fraction, true));
+    PetscCall(redistribute(fraction, false));
+  }
+  double lost = 0.0;
+  {
+    WriteArray f;
+    PetscCall(f.get_global(fraction));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      double& value = f(i, j, k);
+      if (value < 0.0) {
+        lost -= value;
+        value = 0.0;
+      } else if (value > 1.0) {
+        lost += value - 1.0;
+        value = 1.0;
+      }
+    });
+  }
+  double cell_volume = 1.0;
+  for (int a = 0; a < grid.dim(); ++a) cell_volume *= grid.spacing(a);
+  lost *= cell_volume;
+  PetscCallMPI(MPI_Allreduce(&lost, clipped, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
+  PetscFunctionBeginUser;
+  const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
+  const int dim = grid.dim();
+  PetscCall(fraction.fill_ghosts());
+  ReadArray f;
+  PetscCall(f.get_local(fraction));
+  const auto inside = [&](const PetscInt at[3]) {
+    for (int a = 0; a < dim; ++a)
+      if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;
+    return !solids.solid(at[0], at[1], at[2]);
+  };
+  // What a cell has outside its bounds, and what it may take of a neighbour's: 1 / (2 dim) of
+  // its room, so that its 2 dim neighbours together cannot push it out of bounds.
+  const auto spill = [&](const PetscInt at[3]) {
+    const double v = f(at[0], at[1], at[2]);
+    return std::max(0.0, above ? v - 1.0 : -v);
+  };
+  const double part = 1.0 / (2.0 * dim);
+  const auto room = [&](const PetscInt at[3]) {
+    if (!inside(at)) return 0.0;
+    const double v = f(at[0], at[1], at[2]);
+    return part * std::max(0.0, above ? 1.0 - v : v);
+  };
+  // Calls g(n) for the face neighbours n of `at`, in a fixed order.
+  const auto neighbours = [&](const PetscInt at[3], auto&& g) {
+    for (int a = 0; a < dim; ++a)
+      for (int side : {-1, 1}) {
+        PetscInt n[3] = {at[0], at[1], at[2]};
+        n[a] += side;
+        g(n);
+      }
+  };
+  const auto capacity = [&](const PetscInt at[3]) {
+    double total = 0.0;
+    neighbours(at, [&](const PetscInt* n) { total += room(n); });
+    return total;
+  };
+  WriteArray out;
+  PetscCall(out.get_global(fraction));
+  const double sign = above ? 1.0 : -1.0;
+  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+    const PetscInt at[3] = {i, j, k};
+    if (solids.solid(i, j, k)) return;
+    double value = f(i, j, k);
+    if (const double mine = spill(at); mine > 0.0) value -= sign * std::min(mine, capacity(at));
+    // What each neighbour moves here, in proportion to this cell's room among its neighbours'.
+    if (const double here = room(at); here > 0.0)
+      neighbours(at, [&](const PetscInt* n) {
+        const double theirs = inside(n) ? spill(n) : 0.0;
+        if (theirs == 0.0) return;
+        const double total = capacity(n);
+        value += sign * std::min(theirs, total) * here / total;
+      });
+    out(i, j, k) = value;
+  });
   PetscFunctionReturn(0);
 }
 
@@ -215,11 +302,8 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
-  // The sub-steps: the largest |u| dt / h over the owned faces, the same on every rank. And
-  // the cells whose divergence is 0 (to the projection's tolerance): only those may take the
-  // c-term, which would otherwise make or destroy liquid.
+  // The sub-steps: the largest |u| dt / h over the owned faces, the same on every rank.
   double largest = 0.0;
-  divergence_free_.resize(static_cast<size_t>(grid.owned_cells().count()));
   {
     ReadArray u;
     PetscCall(u.get_local(velocity));
@@ -232,12 +316,6 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
         largest = std::max(largest, std::abs(u(i, j, k, a)) * dt * inverse_h[a]);
       });
     }
-    size_t at = 0;
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      // |div u| dt: the fraction the c-term would add in a step.
-      const double swept = open_divergence(u, *solids_, inverse_h, dim, i, j, k) * dt;
-      divergence_free_[at++] = std::abs(swept) <= kDivergenceFree;
-    });
     PetscCall(u.restore());
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_DOUBLE, MPI_MAX, grid.comm()));
@@ -253,18 +331,15 @@ PetscErrorCode VolumeOfFluid::advect(Field& fraction, const Field& velocity, dou
     centre_liquid_.resize(static_cast<size_t>(grid.owned_cells().count()));
     size_t at = 0;
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      centre_liquid_[at] = f(i, j, k) > 0.5 && divergence_free_[at];
+      centre_liquid_[at] = f(i, j, k) > 0.5;
       ++at;
     });
     PetscCall(f.restore());
     const bool forwards = (step + s) % 2 == 0;
     for (int n = 0; n < dim; ++n)
-      PetscCall(sweep(fraction, velocity, forwards ? n : dim - 1 - n, sub_dt, &clipped));
+      PetscCall(sweep(fraction, velocity, forwards ? n : dim - 1 - n, sub_dt));
   }
-  double cell_volume = 1.0;
-  for (int a = 0; a < dim; ++a) cell_volume *= grid.spacing(a);
-  clipped *= cell_volume;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &clipped, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));
+  PetscCall(keep_bounds(fraction, &clipped));
   if (stats) *stats = {substeps, clipped};
   PetscFunctionReturn(0);
 }

@@ -13,8 +13,12 @@
 //           elsewhere, for every sweep of it: summed over the sweeps the c-terms add c dt div u,
 //           zero in every cell with c = 1 when the velocity is divergence-free there, and the
 //           fluxes cancel between neighbours, so sum f changes only by what crosses the domain's
-//           open faces. Weymouth & Yue show that f stays in [0, 1] for |s| <= 1/2 on every face;
-//           what rounding leaves outside is clipped and reported (clipped volume). The sweeps
+//           open faces. With |s| <= 1/2 on every face f stays in [0, 1] but for small
+//           overshoots of the splitting: a single sweep may leave it for a moment (see
+//           sweep()), and after the step's last sweep a cell may still hold a little more than 1
+//           (once in the 1058 steps of dam_break_2d.yaml with this interface: 0.0045 of a cell,
+//           2.2e-6 of the water). That goes to the neighbours with room (keep_bounds()); only
+//           what they cannot take is clipped and reported (clipped volume). The sweeps
 //           start with x on even (sub-)steps and run backwards on odd ones (a Strang-like
 //           alternation, so no axis always goes first). A step whose largest |s| exceeds 1/2 is
 //           taken in ceil(2 max|s|) equal sub-steps with the same velocity.
@@ -41,20 +45,27 @@
 // coupled level set and volume-of-fluid method for computing 3D and axisymmetric
 // incompressible two-phase flows", J. Comput. Phys. 162): its sign is f's (phi < 0 exactly
 // where f > 1/2), the cells beside the surface take the distance from their centre to their own
-// plane, and the reinitialisation (level_set.hpp) carries the distance out from there. The
-// projection then makes the velocity divergence-free in exactly the cells whose c is 1 at the
-// next advection, and the velocity extension makes the air cells about the surface
-// divergence-free too (velocity_extension.hpp), so that liquid the fluxes carry into them is
-// neither compressed nor expanded: that is what keeps the volume and the bounds. Where the
-// extension cannot (an air cell whose neighbours are all liquid, walls or air of its own layer:
-// a wedge of air under a running front, a pocket in a corner), the cell keeps a divergence, and
-// it takes no c-term (c = 0 where |div u| dt > 1e-9), so what flows into it may overfill it and
-// be clipped. Measured (2 ranks, dam_break_2d.yaml at 192 x 96 with interface: vof, cfl 1,
-// mostly 2 sub-steps): the volume kept to 1e-9 % until the front has run up the far wall (t =
-// 0.64), then -0.20 % by t = 1.5, all of it clipped in such cells; the same job with the level
-// set and its particles: +13.6 % at t = 0.97, -13.5 % at t = 1.5. Without the divergence-free air a second sub-step's
-// c-term in cells the first had filled lost 1.6 %; with c held from the step's start instead,
-// the clipping lost 1.3 %.
+// plane, and the reinitialisation (level_set.hpp) carries the distance out from there.
+//
+// What keeps the volume and the bounds is a velocity that is discretely divergence-free in
+// every cell the fluxes move liquid in, not only in those whose c is 1:
+//   - the projection makes the liquid cells (f > 1/2) divergence-free;
+//   - the air band's projection (air_band_projection.hpp) the air within a few cells of the
+//     liquid and of any cell that holds some (a film or drop thinner than half a cell), after
+//     the velocity extension has filled it with averages, which have a divergence;
+//   - an air pocket that reaches no air beyond that band (a bubble the liquid closed in) is
+//     made liquid in phi before the projection, so that the bubble keeps its volume: with the
+//     level set's p = 0 in it, it collapses, and what flows into a collapsing cell overfills it.
+// So c = 1 exactly where f > 1/2, as in Weymouth & Yue. Measured (2 ranks, this machine, t =
+// 0 to 1.5 of dam_break_2d.yaml at 192 x 96 with interface: vof, cfl 1, mostly 2 sub-steps):
+// the volume kept to 2.5e-9 % all run, 1.2e-16 clipped in all; dam_break_3d.yaml at 64 x 24 x
+// 24 to t = 1: 1.5e-8 %, 2.5e-18 clipped. The same 2D job with the level set and its particles
+// loses 13.5 % by t = 1.5. The ways that did not keep it, on the same 2D job: the air made
+// divergence-free layer by layer out from the liquid (each cell through its outward faces,
+// Foster & Metaxas' surface cells) left wedges of air under the running front that no outward
+// face could fix, -0.20 %; a pocket's divergence spread evenly over it, -0.009 %, or put in
+// its deepest cells, -0.02 %, both by clipping; c = 0 where |div u| dt > 1e-9 instead of the
+// band about the thin films, 5e-6 of the volume clipped.
 #pragma once
 
 #include <vector>
@@ -85,6 +96,15 @@ public:
   PetscErrorCode advect(Field& fraction, const Field& velocity, double dt, PetscInt step,
                         FractionStats* stats);
 
+  /// Brings f back into [0, 1] as the end of advect() does: what a cell holds above 1, and then
+  /// what it lacks below 0, goes to its face neighbours (not solid, in the domain) in proportion
+  /// to their room (1 - f, or f), each taking at most 1 / (2 dim) of its room so that no
+  /// neighbour leaves its bounds (a local redistribution, as volume-tracking codes remove the
+  /// split scheme's small overshoots); what cannot be placed is clipped: *clipped gets its
+  /// volume, all ranks. Each cell's new value is summed in a fixed order from its neighbours'
+  /// values in the halo (grid.halo >= 2): the same bits on any rank count. Collective.
+  PetscErrorCode keep_bounds(Field& fraction, double* clipped);
+
   /// phi takes f's side in every fluid cell (phi < 0 exactly where f > 1/2), and the cells
   /// beside the surface the distance from their centre to their plane; the caller then
   /// reinitialises phi and calls keep_sides(). Fills f's ghosts. Collective.
@@ -104,9 +124,11 @@ public:
 private:
   /// The plane of every cell of `box` (local indices) with 0 < f < 1, from f's local array.
   void reconstruct(const ConstArrayView& f, const IndexBox& box);
-  /// One sweep along `axis` over dt; adds the clipped fraction (cell units) to *clipped.
-  PetscErrorCode sweep(Field& fraction, const Field& velocity, int axis, double dt,
-                       double* clipped);
+  /// One sweep along `axis` over dt (f may leave [0, 1] until the step's last sweep).
+  PetscErrorCode sweep(Field& fraction, const Field& velocity, int axis, double dt);
+  /// One pass of keep_bounds(): what each cell holds above 1 (`above`) or lacks below 0 to its
+  /// face neighbours.
+  PetscErrorCode redistribute(Field& fraction, bool above);
 
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
@@ -114,7 +136,6 @@ private:
   IndexBox planes_box_;         // the cells planes_ covers
   std::vector<double> planes_;  // m (3) and alpha per cell of planes_box_, x fastest
   std::vector<unsigned char> centre_liquid_;  // c per owned cell for the current sub-step
-  std::vector<unsigned char> divergence_free_;  // per owned cell, for the current step
   std::vector<double> surface_distance_;         // per owned cell, from impose_surface()
   std::vector<double> swept_, fluxes_;           // s and F per face of the current sweep
 };

@@ -234,6 +234,64 @@ TEST(VolumeOfFluid, TheSameBitsOnAnyRankCount) {
   }
 }
 
+// keep_bounds: a cell at 1.3 among half-full neighbours gives them its 0.3; one at -0.2 takes
+// 0.2 from its neighbours; one at 1.1 walled in by full cells has no neighbour with room and
+// loses its 0.1, the only volume clipped. Every value ends in [0, 1], the volume changes by
+// exactly what was clipped (to rounding), and the result is the same bits on any rank count.
+TEST(VolumeOfFluid, KeepsTheBoundsByMovingOvershootsToTheNeighbours) {
+  for (int dim : {2, 3}) {
+    const long n = dim == 2 ? 24 : 12;
+    LiquidConfig liquid = disc(0.5, 0.5, 0.5, 0.1);
+    auto world = make_tank(PETSC_COMM_WORLD, dim, n, liquid, BoundaryKind::FreeSlip);
+    auto self = make_tank(PETSC_COMM_SELF, dim, n, liquid, BoundaryKind::FreeSlip);
+    const PetscInt mid = n / 2, low = 2;
+    double clipped[2] = {0.0, 0.0}, before[2] = {0.0, 0.0}, after[2] = {0.0, 0.0};
+    Tank* tanks[2] = {world.get(), self.get()};
+    for (int t = 0; t < 2; ++t) {
+      Tank& tank = *tanks[t];
+      {
+        WriteArray f;
+        ASSERT_EQ(f.get_global(tank.fraction), 0);
+        for_each_index(tank.grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+          const bool plane = dim == 2 || k == mid;
+          double v = 0.5;
+          if (plane && j == mid && i == mid) v = 1.3;
+          if (plane && j == mid && i == low) v = -0.2;
+          // A block of full cells about (n - 3, mid) with 1.1 at its centre.
+          const bool walled = std::abs(i - (n - 3)) <= 1 && std::abs(j - mid) <= 1 &&
+                              (dim == 2 || std::abs(k - mid) <= 1);
+          if (walled) v = (i == n - 3 && j == mid && plane) ? 1.1 : 1.0;
+          f(i, j, k) = v;
+        });
+      }
+      before[t] = volume_of(tank);
+      ASSERT_EQ(tank.vof.keep_bounds(tank.fraction, &clipped[t]), 0);
+      after[t] = volume_of(tank);
+    }
+    const double h = 1.0 / static_cast<double>(n);
+    const double cell = dim == 2 ? h * h : h * h * h;
+    EXPECT_NEAR(clipped[0], 0.1 * cell, 1e-15) << dim << "D";
+    EXPECT_NEAR(after[0], before[0] - clipped[0], 1e-14 * before[0]) << dim << "D";
+    double least = 0.0, most = 0.0;
+    fraction_range(*world, &least, &most);
+    EXPECT_GE(least, 0.0);
+    EXPECT_LE(most, 1.0);
+    ReadArray reference, mine;
+    ASSERT_EQ(reference.get_global(self->fraction), 0);
+    ASSERT_EQ(mine.get_global(world->fraction), 0);
+    long differ = 0, took = 0;
+    for_each_index(world->grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const double a = mine(i, j, k), b = reference(i, j, k);
+      differ += std::memcmp(&a, &b, sizeof a) != 0;
+      // The overfull cell's neighbours took its excess: more than half full now.
+      const bool plane = dim == 2 || k == mid;
+      if (plane && j == mid && std::abs(i - mid) == 1) took += a > 0.5;
+    });
+    EXPECT_EQ(test::global_sum(differ), 0) << dim << "D";
+    EXPECT_EQ(test::global_sum(took), 2) << dim << "D";
+  }
+}
+
 // A disc carried once across the periodic square along x and back to where it started: the
 // shape error sum |f - f0| h^2 falls at first order (Youngs' normals are first order: the plane
 // of a cell on a curved surface is off by O(h) in angle). Along a diagonal the split sweeps do
