@@ -22,6 +22,9 @@ constexpr double kSweepCourant = 0.5;
 constexpr int kSamples2d = 32;
 constexpr int kSamples3d = 12;
 
+// The most passes of the redistribution of overshoots (keep_bounds()).
+constexpr int kRedistributionPasses = 4;
+
 // Where the reinitialisation put phi on the wrong side of f, phi is put this fraction of a
 // spacing on the right one.
 constexpr double kSideNudge = 1e-6;
@@ -38,6 +41,7 @@ PetscErrorCode VolumeOfFluid::setup(const Grid& grid, const SolidMask& solids,
   grid_ = &grid;
   solids_ = &solids;
   config_ = config;
+  PetscCall(offer_.setup_scalar(grid, "fraction_offer"));
   PetscFunctionReturn(0);
 }
 
@@ -211,9 +215,19 @@ PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
     });
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &outside, 1, MPI_INT, MPI_MAX, grid.comm()));
-  if (outside) {
+  // A pass places all of a cell's spill that its neighbours have room for, unless a neighbour
+  // is shared with other cells that spill; the passes after it place the rest.
+  for (int pass = 0; outside && pass < kRedistributionPasses; ++pass) {
     PetscCall(redistribute(fraction, true));
     PetscCall(redistribute(fraction, false));
+    outside = 0;
+    ReadArray f;
+    PetscCall(f.get_global(fraction));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      outside |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
+    });
+    PetscCall(f.restore());
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &outside, 1, MPI_INT, MPI_MAX, grid.comm()));
   }
   double lost = 0.0;
   {
@@ -250,17 +264,11 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
       if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;
     return !solids.solid(at[0], at[1], at[2]);
   };
-  // What a cell has outside its bounds, and what it may take of a neighbour's: 1 / (2 dim) of
-  // its room, so that its 2 dim neighbours together cannot push it out of bounds.
+  // What a cell has outside its bounds.
   const auto spill = [&](const PetscInt at[3]) {
-    const double v = f(at[0], at[1], at[2]);
-    return std::max(0.0, above ? v - 1.0 : -v);
-  };
-  const double part = 1.0 / (2.0 * dim);
-  const auto room = [&](const PetscInt at[3]) {
     if (!inside(at)) return 0.0;
     const double v = f(at[0], at[1], at[2]);
-    return part * std::max(0.0, above ? 1.0 - v : v);
+    return std::max(0.0, above ? v - 1.0 : -v);
   };
   // Calls g(n) for the face neighbours n of `at`, in a fixed order.
   const auto neighbours = [&](const PetscInt at[3], auto&& g) {
@@ -271,9 +279,29 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
         g(n);
       }
   };
+  // What each cell offers each neighbour that spills: its room (1 - f, or f) shared among them,
+  // so that together they cannot push it out of bounds.
+  {
+    WriteArray offer;
+    PetscCall(offer.get_global(offer_));
+    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      const PetscInt at[3] = {i, j, k};
+      int donors = 0;
+      neighbours(at, [&](const PetscInt* n) { donors += spill(n) > 0.0; });
+      const double v = f(i, j, k);
+      const double room = inside(at) ? std::max(0.0, above ? 1.0 - v : v) : 0.0;
+      offer(i, j, k) = donors > 0 ? room / donors : 0.0;
+    });
+  }
+  PetscCall(offer_.fill_ghosts());
+  ReadArray offer;
+  PetscCall(offer.get_local(offer_));
+  const auto offered = [&](const PetscInt at[3]) {
+    return inside(at) ? offer(at[0], at[1], at[2]) : 0.0;
+  };
   const auto capacity = [&](const PetscInt at[3]) {
     double total = 0.0;
-    neighbours(at, [&](const PetscInt* n) { total += room(n); });
+    neighbours(at, [&](const PetscInt* n) { total += offered(n); });
     return total;
   };
   WriteArray out;
@@ -284,10 +312,11 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
     if (solids.solid(i, j, k)) return;
     double value = f(i, j, k);
     if (const double mine = spill(at); mine > 0.0) value -= sign * std::min(mine, capacity(at));
-    // What each neighbour moves here, in proportion to this cell's room among its neighbours'.
-    if (const double here = room(at); here > 0.0)
+    // What each neighbour moves here: its spill, as far as its neighbours' offers cover it, in
+    // proportion to this cell's offer.
+    if (const double here = offered(at); here > 0.0)
       neighbours(at, [&](const PetscInt* n) {
-        const double theirs = inside(n) ? spill(n) : 0.0;
+        const double theirs = spill(n);
         if (theirs == 0.0) return;
         const double total = capacity(n);
         value += sign * std::min(theirs, total) * here / total;

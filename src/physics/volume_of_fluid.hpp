@@ -16,9 +16,10 @@
 //           open faces. With |s| <= 1/2 on every face f stays in [0, 1] but for small
 //           overshoots of the splitting: a single sweep may leave it for a moment (see
 //           sweep()), and after the step's last sweep a cell may still hold a little more than 1
-//           (once in the 1058 steps of dam_break_2d.yaml with this interface: 0.0045 of a cell,
-//           2.2e-6 of the water). That goes to the neighbours with room (keep_bounds()); only
-//           what they cannot take is clipped and reported (clipped volume). The sweeps
+//           (once in the 1058 steps of dam_break_2d.yaml with this interface before the
+//           redistribution: 0.0045 of a cell, 2.2e-6 of the water). That goes to the neighbours
+//           with room (keep_bounds()); only what they cannot take is clipped and reported
+//           (clipped volume). The sweeps
 //           start with x on even (sub-)steps and run backwards on odd ones (a Strang-like
 //           alternation, so no axis always goes first). A step whose largest |s| exceeds 1/2 is
 //           taken in ceil(2 max|s|) equal sub-steps with the same velocity.
@@ -56,11 +57,12 @@
 //   - an air pocket that reaches no air beyond that band (a bubble the liquid closed in) is
 //     made liquid in phi before the projection, so that the bubble keeps its volume: with the
 //     level set's p = 0 in it, it collapses, and what flows into a collapsing cell overfills it.
-// So c = 1 exactly where f > 1/2, as in Weymouth & Yue. Measured (2 ranks, this machine, t =
-// 0 to 1.5 of dam_break_2d.yaml at 192 x 96 with interface: vof, cfl 1, mostly 2 sub-steps):
-// the volume kept to 2.5e-9 % all run, 1.2e-16 clipped in all; dam_break_3d.yaml at 64 x 24 x
-// 24 to t = 1: 1.5e-8 %, 2.5e-18 clipped. The same 2D job with the level set and its particles
-// loses 13.5 % by t = 1.5. The ways that did not keep it, on the same 2D job: the air made
+// So c = 1 exactly where f > 1/2, as in Weymouth & Yue. Measured by
+// tests/validation/liquid_volume (README.md has the table; 1 and 4 ranks, whole runs): the
+// volume of dam_break_2d.yaml kept to 1.3e-9 %, of dam_break_3d.yaml to 8.5e-9 %, of
+// sloshing_2d.yaml to 1e-8 %, of drop_into_pool_3d.yaml to 1.5e-5 % (1.5e-7 of it clipped);
+// with the level set and its particles 18 %, 5.4 %, 0.3 % and 2.3 % on one rank. The ways that
+// did not keep it, on dam_break_2d.yaml with 2 ranks: the air made
 // divergence-free layer by layer out from the liquid (each cell through its outward faces,
 // Foster & Metaxas' surface cells) left wedges of air under the running front that no outward
 // face could fix, -0.20 %; a pocket's divergence spread evenly over it, -0.009 %, or put in
@@ -98,11 +100,12 @@ public:
 
   /// Brings f back into [0, 1] as the end of advect() does: what a cell holds above 1, and then
   /// what it lacks below 0, goes to its face neighbours (not solid, in the domain) in proportion
-  /// to their room (1 - f, or f), each taking at most 1 / (2 dim) of its room so that no
-  /// neighbour leaves its bounds (a local redistribution, as volume-tracking codes remove the
-  /// split scheme's small overshoots); what cannot be placed is clipped: *clipped gets its
-  /// volume, all ranks. Each cell's new value is summed in a fixed order from its neighbours'
-  /// values in the halo (grid.halo >= 2): the same bits on any rank count. Collective.
+  /// to their room (1 - f, or f), a neighbour's room shared among the cells beside it that
+  /// spill so that none leaves its bounds, in up to 4 passes (a local redistribution, as
+  /// volume-tracking codes remove the split scheme's small overshoots); what cannot be placed
+  /// is clipped: *clipped gets its volume, all ranks. Each cell's new value is summed in a
+  /// fixed order from values in the halo (grid.halo >= 2): the same bits on any rank count.
+  /// Collective.
   PetscErrorCode keep_bounds(Field& fraction, double* clipped);
 
   /// phi takes f's side in every fluid cell (phi < 0 exactly where f > 1/2), and the cells
@@ -138,6 +141,7 @@ private:
   std::vector<unsigned char> centre_liquid_;  // c per owned cell for the current sub-step
   std::vector<double> surface_distance_;         // per owned cell, from impose_surface()
   std::vector<double> swept_, fluxes_;           // s and F per face of the current sweep
+  Field offer_;  // keep_bounds(): what a cell offers each neighbour that spills
 };
 
 }  // namespace sf

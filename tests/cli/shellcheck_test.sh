@@ -2,9 +2,9 @@
 # shellcheck source-path=SCRIPTDIR
 # The shell scripts users run or submit pass shellcheck: every script under jobs/ (found by its
 # shebang or shellcheck directive, so a new one cannot be left out), the Slurm template, and the
-# set-up scripts cmake/bootstrap.sh and tests/run, tests/validation/run, the benchmarks
-# tests/bench/run and tests/bench/plume_benchmark.sh, and tests/bitwise/record. Sourced files are
-# followed (-x).
+# set-up scripts cmake/bootstrap.sh and tests/run, tests/validation/run and liquid_volume, the
+# benchmarks tests/bench/run and tests/bench/plume_benchmark.sh, and tests/bitwise/record.
+# Sourced files are followed (-x).
 # tests/run and jobs/run install shellcheck on Debian. Where it is missing the test fails rather
 # than pass unseen, unless STABLEFLUIDS_NO_SHELLCHECK=1 says the machine cannot have it; then it
 # exits 77, which CTest reports as skipped, with the reason.
@@ -30,8 +30,8 @@ while IFS= read -r -d '' file; do
     scripts+=("${file#"$src"/}")
   fi
 done < <(find "$src/jobs" -type f ! -name '*.png' -print0 | sort -z)
-scripts+=(cmake/bootstrap.sh tests/run tests/validation/run tests/bench/run
-          tests/bench/plume_benchmark.sh tests/bitwise/record)
+scripts+=(cmake/bootstrap.sh tests/run tests/validation/run tests/validation/liquid_volume
+          tests/bench/run tests/bench/plume_benchmark.sh tests/bitwise/record)
 
 # The list must hold what it is meant to hold, or the test would pass by checking nothing.
 for expected in jobs/run jobs/scaling/run jobs/slurm/run.sbatch jobs/slurm/array.sbatch.in \
