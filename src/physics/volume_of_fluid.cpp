@@ -206,28 +206,27 @@ PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
   const Grid& grid = *grid_;
   // What is outside [0, 1] moves to the neighbours (above 1 first, then below 0); what they
   // cannot take is clipped.
-  int outside = 0;
-  {
+  // Whether any cell on any rank is outside [0, 1].
+  const auto any_outside = [&](int* outside) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    int here = 0;
     ReadArray f;
     PetscCall(f.get_global(fraction));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      outside |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
+      here |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
     });
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &outside, 1, MPI_INT, MPI_MAX, grid.comm()));
+    PetscCall(f.restore());
+    PetscCallMPI(MPI_Allreduce(&here, outside, 1, MPI_INT, MPI_MAX, grid.comm()));
+    PetscFunctionReturn(0);
+  };
+  int outside = 0;
+  PetscCall(any_outside(&outside));
   // A pass places all of a cell's spill that its neighbours have room for, unless a neighbour
   // is shared with other cells that spill; the passes after it place the rest.
   for (int pass = 0; outside && pass < kRedistributionPasses; ++pass) {
     PetscCall(redistribute(fraction, true));
     PetscCall(redistribute(fraction, false));
-    outside = 0;
-    ReadArray f;
-    PetscCall(f.get_global(fraction));
-    for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      outside |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
-    });
-    PetscCall(f.restore());
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &outside, 1, MPI_INT, MPI_MAX, grid.comm()));
+    PetscCall(any_outside(&outside));
   }
   double lost = 0.0;
   {
