@@ -285,30 +285,36 @@ PetscErrorCode OutputLock::check(MPI_Comm comm, const std::vector<std::string>& 
   std::string problem;
   if (rank == 0) {
     constexpr const char* kStops = "; the run stops here and writes nothing more";
-    for (const Held& held : held_) {
-      std::string reason;
-      switch (standing(held.fd, held.path, &reason)) {
-        case Standing::Same: continue;
-        case Standing::Removed:
-          problem = "lock file '" + held.path + "' was removed while this run held it, so " +
+    // What happened to the lock files, which says the most (another run took the directory).
+    const auto lock_problem = [&]() -> std::string {
+      std::string found;
+      for (const Held& held : held_) {
+        std::string reason;
+        switch (standing(held.fd, held.path, &reason)) {
+          case Standing::Same: continue;
+          case Standing::Removed:
+            found = "lock file '" + held.path + "' was removed while this run held it, so " +
                     "another run of job '" + name_ + "' could take the directory and delete " +
                     "this run's files" + kStops + " (continue it with --restart latest)";
-          break;
-        case Standing::Replaced: {
-          const int other = open(held.path.c_str(), O_RDONLY | O_CLOEXEC);
-          const std::string holder = other >= 0 ? read_all(other) : "";
-          if (other >= 0) close(other);
-          problem = "lock file '" + held.path + "' was replaced while this run held it (" +
+            break;
+          case Standing::Replaced: {
+            const int other = open(held.path.c_str(), O_RDONLY | O_CLOEXEC);
+            const std::string holder = other >= 0 ? read_all(other) : "";
+            if (other >= 0) close(other);
+            found = "lock file '" + held.path + "' was replaced while this run held it (" +
                     (holder.empty() ? std::string("by an unknown run") : "now " + holder) +
                     "): another run may have taken the directory" + kStops;
-          break;
+            break;
+          }
+          case Standing::Unknown:
+            found = "cannot check lock file '" + held.path + "': " + reason + kStops;
+            break;
         }
-        case Standing::Unknown:
-          problem = "cannot check lock file '" + held.path + "': " + reason + kStops;
-          break;
+        break;
       }
-      break;
-    }
+      return found;
+    };
+    problem = lock_problem();
     for (const Held& file : watched_) {
       if (!problem.empty()) break;
       std::string reason;
@@ -326,6 +332,10 @@ PetscErrorCode OutputLock::check(MPI_Comm comm, const std::vector<std::string>& 
           break;
       }
     }
+    // A run stopped between the two looks (SIGSTOP, a descheduled process) may find its steps
+    // CSV replaced by the run that took its lock file meanwhile: that run is the cause to name.
+    if (!problem.empty())
+      if (std::string taken = lock_problem(); !taken.empty()) problem = std::move(taken);
     if (problem.empty()) {
       std::vector<std::string> missing;
       struct stat info;
