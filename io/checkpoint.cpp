@@ -100,12 +100,13 @@ PetscErrorCode write_run_state(CollectiveFile& out, const Grid& grid, const JobC
   const std::string version = STABLEFLUIDS_VERSION;
   // The small datasets' checksums, from rank 0's values (the ones written), so that every rank
   // writes the same attribute.
-  std::uint32_t small_crcs[4] = {
+  std::uint32_t small_crcs[5] = {
       crc32_of(job.text.data(), job.text.size()),
       crc32_of(state.frame_times.data(), state.frame_times.size() * sizeof(double)),
       state_checksum(state.time, step, state.last_dt, next_frame, frames),
-      crc32_of(state.bodies.data(), state.bodies.size() * sizeof(double))};
-  PetscCallMPI(MPI_Bcast(small_crcs, 4, MPI_UINT32_T, 0, comm));
+      crc32_of(state.bodies.data(), state.bodies.size() * sizeof(double)),
+      crc32_of(state.volume_control.data(), state.volume_control.size() * sizeof(double))};
+  PetscCallMPI(MPI_Bcast(small_crcs, 5, MPI_UINT32_T, 0, comm));
 
   const hid_t file = out.id(), transfer = out.transfer();
   std::string* error = out.error();
@@ -133,6 +134,11 @@ PetscErrorCode write_run_state(CollectiveFile& out, const Grid& grid, const JobC
   if (!state.bodies.empty())
     ok = write_small(file, "floating_bodies", H5T_NATIVE_DOUBLE, state.bodies.data(),
                      state.bodies.size(), rank == 0, transfer, small_crcs[3], error) && ok;
+  // A liquid's volume controller: what it has summed of the volume's error.
+  if (!state.volume_control.empty())
+    ok = write_small(file, "volume_control", H5T_NATIVE_DOUBLE, state.volume_control.data(),
+                     state.volume_control.size(), rank == 0, transfer, small_crcs[4], error) &&
+         ok;
   out.record(ok);
   PetscFunctionReturn(0);
 }

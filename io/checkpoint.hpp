@@ -27,6 +27,8 @@
 //                                              /particles
 //   /floating_bodies                           the floating bodies' state, 18 doubles each
 //                                              (FloatingBodies::state())
+//   /volume_control                            a liquid's volume controller: its integral
+//                                              of the volume's error (VolumeController::state())
 //   attributes: time, step, last_dt (the projection's warm-start scale), next_frame, frames,
 //   process_grid, cells, dimension, format, and as strings job_hash, version (of stablefluids)
 //   and the provenance (build_info.hpp): program, commit, written, ranks (an integer),
@@ -66,6 +68,7 @@ struct RunState {
   std::vector<double> frame_times;  // times of the frames written so far
   double output_interval = 0.0;     // the interval next_frame counts in (read from the job)
   std::vector<double> bodies;       // the floating bodies' state (FloatingBodies::state())
+  std::vector<double> volume_control;  // a liquid's volume controller (VolumeController::state())
 };
 
 /// The step before the current one, which the second-order time step (time.scheme: bdf2) needs

@@ -304,6 +304,14 @@ void read_run_state(hid_t file, RunState* state, std::string* problem) {
         crc32_of(state->bodies.data(), state->bodies.size() * sizeof(double));
     if (computed != stored) *problem = mismatch("dataset floating_bodies", stored, computed);
   }
+  // A liquid's volume controller, if the run has one (VolumeController::restore checks it).
+  if (ok && problem->empty() && H5Lexists(file, "volume_control", H5P_DEFAULT) > 0 &&
+      read_small(file, "volume_control", H5T_NATIVE_DOUBLE, &state->volume_control, &stored,
+                 problem)) {
+    const std::uint32_t computed =
+        crc32_of(state->volume_control.data(), state->volume_control.size() * sizeof(double));
+    if (computed != stored) *problem = mismatch("dataset volume_control", stored, computed);
+  }
   state->step = static_cast<PetscInt>(step);
   state->next_frame = static_cast<PetscInt>(next_frame);
 }

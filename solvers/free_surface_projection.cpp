@@ -70,17 +70,19 @@ PetscErrorCode FreeSurfaceProjection::Impl::compute_rhs(Field& velocity,
   const Grid& g = *grid;
   std::array<double, 3> inv_h{1.0, 1.0, 1.0};
   for (int a = 0; a < g.dim(); ++a) inv_h[a] = 1.0 / g.spacing(a);
-  ReadArray u;
+  ReadArray u, wanted;
   WriteArray b;
   PetscCall(u.get_local(velocity));
   PetscCall(b.get_global(dm, rhs));
+  if (source) PetscCall(wanted.get_global(dm, source));
   const IndexBox owned = g.owned_cells();
   for_each_index(owned, [&](PetscInt i, PetscInt j, PetscInt k) {
     if (!solids->liquid(level, i, j, k)) {
       b(i, j, k) = 0.0;
       return;
     }
-    b(i, j, k) = -cell_divergence(u, inv_h, g.dim(), i, j, k) / dt;
+    const double target = source ? wanted(i, j, k) : 0.0;
+    b(i, j, k) = -(cell_divergence(u, inv_h, g.dim(), i, j, k) - target) / dt;
     if (air.empty()) return;
     // The air's pressure where the row has the surface (assemble()'s Dirichlet terms), moved
     // to the right-hand side.
@@ -407,7 +409,13 @@ PetscErrorCode FreeSurfaceProjection::project(Field& velocity, double dt,
   s.last_dt = dt;
   stats->iterations = iterations;
   stats->residual_norm = outcome.residual_norm;
-  PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, &level));
+  PetscCall(max_divergence(velocity, *s.solids, &stats->max_divergence, &level, s.source));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FreeSurfaceProjection::set_divergence_source(Vec source) {
+  PetscFunctionBeginUser;
+  impl_->source = source;
   PetscFunctionReturn(0);
 }
 

@@ -3,7 +3,8 @@
 // surface by the ghost-fluid method (Gibou, Fedkiw, Cheng & Kang 2002), so that the surface is
 // second order and the matrix stays symmetric positive definite:
 //
-//   A p = b,   b = -div u* / dt   in liquid cells (phi < 0, not solid),
+//   A p = b,   b = -div u* / dt   in liquid cells (phi < 0, not solid; -(div u* - s) / dt
+//                                 with a divergence source s, set_divergence_source()),
 //   u = u* - dt grad p            on every free face that touches a liquid cell.
 //
 // Row of a liquid cell, per axis a and side: a free face to a liquid neighbour couples as in the
@@ -89,6 +90,9 @@ public:
   double last_dt() const override;
   void set_last_dt(double dt) override;
   void set_time(double time) override;
+  /// The divergence the liquid cells are to have (a volume controller's, volume_control.hpp):
+  /// b = -(div u* - source) / dt in their rows. Air cells ignore it.
+  PetscErrorCode set_divergence_source(Vec source) override;
 
   /// The least fraction of a spacing between a liquid cell's centre and the surface: a closer
   /// surface would make an unbounded diagonal for a sliver of liquid.

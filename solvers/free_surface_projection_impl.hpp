@@ -36,6 +36,7 @@ struct FreeSurfaceProjection::Impl {
   double decoupled = 0.0;  // the diagonal of the rows p = 0: sum_a 2 / h_a^2
   std::vector<AirPressure> air;  // the air's pressure on the surface; none: p = 0 there
   double time = 0.0;             // of the projection: where the air's patches are
+  Vec source = nullptr;          // the divergence the liquid cells are to have; the caller's
   bool walls_may_open = true;    // false: every wall stays closed (a height field)
 
   /// The air's pressure on the surface between liquid cell (i, j, k) and its side `side` along

@@ -136,13 +136,21 @@ PetscErrorCode Simulation::build_step() {
          }},
         anchor(Anchor::AdvectionGhosts), {"advect", Stage::Advect, advect},
         anchor(Anchor::AfterAdvection)};
-    stages_ = {anchor(Anchor::StepStart), anchor(Anchor::MoveObstacles),
-               anchor(Anchor::ObstaclesMoved)};
+    const std::vector<SchemeStage> move = {anchor(Anchor::MoveObstacles),
+                                           anchor(Anchor::ObstaclesMoved)};
+    stages_ = {anchor(Anchor::StepStart)};
     if (liquid) {
+      // The liquid advects first, with the velocity the last projection made divergence-free
+      // for the bodies where they were: the volume fraction's flux form keeps the water only
+      // with a divergence-free velocity, and bodies that went first would change the faces
+      // they cover or leave. They move before the forces and the projection, which hold the
+      // fluid to where they are at the step's end.
       stages_.push_back({"check", std::nullopt, check("before the advection of step")});
       stages_.insert(stages_.end(), advection.begin(), advection.end());
+      stages_.insert(stages_.end(), move.begin(), move.end());
       stages_.insert(stages_.end(), forces.begin(), forces.end());
     } else {
+      stages_.insert(stages_.end(), move.begin(), move.end());
       stages_.insert(stages_.end(), forces.begin(), forces.end());
       // A force or source large enough to overflow makes the velocity infinite here, and
       // advection would then trace departure points to nowhere; stop with the field and the

@@ -31,6 +31,7 @@ PetscErrorCode Simulation::resume(const std::string& restart, RunState* state) {
   flow_.time = state->time;
   flow_.step = state->step;
   records.bodies = state->bodies;
+  records.volume_control = state->volume_control;
   // The checkpoint's velocity holds the moving obstacles' faces; the mask follows the time
   // (resumed), and so do inflows that vary.
   for (const std::unique_ptr<PhysicsModule>& module : modules_)
@@ -105,6 +106,7 @@ PetscErrorCode Simulation::write_checkpoint(std::string* path) {
   ModuleRecords records;
   PetscCall(module_records(&records));
   state.bodies = records.bodies;
+  state.volume_control = records.volume_control;
   StepHistory history;
   if (bdf2_) {
     history.velocity = &bdf2_->previous_velocity();

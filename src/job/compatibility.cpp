@@ -37,6 +37,10 @@ const JobFeature kLiquidFlows{"liquid sources or sinks (`liquid.sources`, `liqui
                               [](const JobConfig& j, int) {
                                 return !j.liquid.sources.empty() || !j.liquid.sinks.empty();
                               }};
+const JobFeature kVolumeControl{"volume control (`liquid.volume_control`)",
+                                [](const JobConfig& j, int) {
+                                  return j.liquid.enabled && j.liquid.volume_control.enabled;
+                                }};
 const JobFeature kSpray{"spray (`liquid.spray`)",
                         [](const JobConfig& j, int) { return j.liquid.spray.enabled; }};
 const JobFeature kBdf2{"`time.scheme: bdf2`",
@@ -268,9 +272,23 @@ const std::vector<Refusal> kRefusals = {
     {"vof_liquid_flows", RefusalScope::Job, kVof, kLiquidFlows, "liquid.sources",
      "the vof interface does not add or remove liquid in regions yet",
      "use liquid.interface: level_set"},
-    {"vof_spray", RefusalScope::Job, kVof, kSpray, "liquid.spray",
-     "the vof interface does not shed spray from its fraction yet",
-     "use liquid.interface: level_set"},
+    {"volume_control_vof", RefusalScope::Job, kVolumeControl, kVof, "liquid.volume_control",
+     "the vof interface keeps the liquid's volume by itself: the controller is for "
+     "liquid.interface: level_set",
+     "remove liquid.volume_control"},
+    {"volume_control_height_field", RefusalScope::Job, kVolumeControl, kHeightField,
+     "liquid.volume_control", "the controller acts on a level-set surface's projection",
+     "remove liquid.volume_control"},
+    {"volume_control_liquid_flows", RefusalScope::Job, kVolumeControl, kLiquidFlows,
+     "liquid.volume_control",
+     "the controller holds the initial volume, which liquid sources and sinks change on "
+     "purpose",
+     "remove liquid.volume_control"},
+    {"volume_control_inflow_liquid", RefusalScope::Side, kInflowLiquid, kVolumeControl,
+     "boundary.<axis>.<side>.liquid",
+     "the controller holds the initial volume, which liquid let in through an inflow face "
+     "changes on purpose",
+     "remove liquid.volume_control"},
     {"liquid_cut", RefusalScope::Obstacle, kLiquid, kCutSurface, "obstacles[n].surface",
      "a liquid's projection has no cut faces yet", "give this obstacle surface: staircase"},
     {"liquid_max_divergence", RefusalScope::Job, kLiquid, kMaxDivergence, "pressure.max_divergence",

@@ -441,6 +441,13 @@ struct LiquidConfig {
     double split_time = 0.0;  // mean time before a spray particle splits in two; 0: never
     double foam_life = 2.0;   // mean life of foam from a spray particle of the mean radius
   } spray;
+  // Volume control for the level-set interface (volume_control.hpp; Kim et al. 2007): the
+  // projection gives the liquid the divergence that brings its volume back to the initial one,
+  // a PI controller with both poles at -1 / response_time. Off unless the job asks for it.
+  struct VolumeControl {
+    bool enabled = false;
+    double response_time = 0.0;  // > 0; 0: 25 steps of time.dt (or time.dt_max)
+  } volume_control;
 };
 
 /// Viscoelastic material (Goktekin, Bargteil & O'Brien 2004; Cline et al. §8; viscoelastic.hpp):

@@ -8,7 +8,7 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
   if (!field) return liquid;
   const MapReader map(*this, *field, false,
                       {"initial", "band", "reinitialise_every", "particles", "sources", "sinks",
-                       "air_pressure", "spray", "surface", "interface"});
+                       "air_pressure", "spray", "surface", "interface", "volume_control"});
   liquid.enabled = true;
   const Field initial = map.require("initial");
   for (const Field& item : list_items(initial, "regions")) {
@@ -94,6 +94,12 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
     read_not_negative("spread", &s.spread);
     read_not_negative("drag", &s.drag);
     read_not_negative("split_time", &s.split_time);
+  }
+  if (const auto control = map.find("volume_control")) {
+    const MapReader reader(*this, *control, true, {"response_time"});
+    liquid.volume_control.enabled = true;
+    if (const auto time = reader.find("response_time"))
+      liquid.volume_control.response_time = read_positive(*time);
   }
   // Sources and sinks: regions with an active time span, a source optionally with a velocity.
   auto read_flows = [&](const char* key, bool with_velocity, std::vector<LiquidConfig::Flow>* out) {

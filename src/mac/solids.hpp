@@ -146,6 +146,11 @@ public:
   /// copy their mirror cell (so a solid touching a wall stays closed).
   std::uint8_t cell(PetscInt i, PetscInt j, PetscInt k) const { return mask_[index(i, j, k)]; }
   bool solid(PetscInt i, PetscInt j, PetscInt k) const { return cell(i, j, k) != Fluid; }
+  /// True if cell (i, j, k) lies in the extent the mask covers (the owned cells and the halo).
+  bool in_extent(PetscInt i, PetscInt j, PetscInt k) const {
+    return i >= start_[0] && i < start_[0] + width_[0] && j >= start_[1] &&
+           j < start_[1] + width_[1] && k >= start_[2] && k < start_[2] + width_[2];
+  }
 
   /// Sets the owned solid faces of a face velocity to their obstacle's velocity (0 for a static
   /// one): an initial velocity is given for the whole box, and no stage writes these faces

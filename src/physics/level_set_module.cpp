@@ -67,7 +67,12 @@ public:
       PetscCall(vof_.initialise(fraction));
       PetscCall(rebuild_level_set(flow));
       flow.liquid_volume = [this, &flow](double* volume) {
-        return vof_.volume(this->fraction(flow), volume);
+        PetscFunctionBeginUser;
+        PetscCall(vof_.volume(this->fraction(flow), volume));
+        double airborne = 0.0;
+        if (flow.airborne_liquid) PetscCall(flow.airborne_liquid(&airborne));
+        *volume += airborne;
+        PetscFunctionReturn(0);
       };
     } else {
       flow.liquid_volume = [this, &flow](double* volume) {
@@ -222,7 +227,7 @@ private:
   }
 
   // The vof interface's fraction: the scalar after phi.
-  static Field& fraction(const Flow& flow) { return (*flow.scalars)[flow.job->scalars.size() + 1]; }
+  static Field& fraction(const Flow& flow) { return *flow.liquid_fraction(); }
 
   // phi from f: f's side everywhere, the distance to f's planes beside the surface, then a
   // distance again across the band (volume_of_fluid.hpp).

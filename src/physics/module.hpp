@@ -91,6 +91,9 @@ struct Flow {
   AirProjection* air_projection = nullptr;
   /// A liquid's volume as its interface measures it, and its value at the start. Collective.
   std::function<PetscErrorCode(double* volume)> liquid_volume;
+  /// The liquid in flight as spray, where the spray takes it from the volume fraction (null
+  /// otherwise); liquid_volume counts it. Collective.
+  std::function<PetscErrorCode(double* volume)> airborne_liquid;
   double initial_liquid_volume = 0.0;
 
   /// The time the step of length dt ends at: what moving obstacles, inflows and the air's
@@ -98,6 +101,14 @@ struct Flow {
   double step_end(double dt) const { return lands_on ? *lands_on : time + dt; }
   /// A liquid's level set: the scalar after the job's own (with `liquid:`).
   Field& phi() const { return (*scalars)[job->scalars.size()]; }
+  /// The vof interface's volume fraction, the scalar after phi; null with another interface.
+  Field* liquid_fraction() const {
+    const size_t at = job->scalars.size() + 1;  // there once the liquid's module set it up
+    return job->liquid.enabled && job->liquid.interface == LiquidConfig::Interface::Vof &&
+                   scalars->size() > at
+               ? &(*scalars)[at]
+               : nullptr;
+  }
   /// Refreshes the ghosts of the velocity and every scalar. Collective.
   PetscErrorCode fill_all_ghosts() const;
 };
@@ -110,6 +121,7 @@ struct ModuleRecords {
   std::optional<ParticleRecords> particles;  // the level set's marker particles
   std::optional<SprayRecords> spray;         // spray and foam
   std::vector<double> bodies;                // the floating bodies' state
+  std::vector<double> volume_control;        // a liquid's volume controller's state
 };
 
 /// One stage of a step: its name (for messages and docs/design.md's list), the clock it runs on

@@ -1,15 +1,26 @@
 // Moving obstacles (Foster & Fedkiw 2001, "Practical animation of liquids", §6): each step the
-// obstacles go first where they are at the step's end, so that the step's projection holds the
+// obstacles go where they are at the step's end before the forces (first in the step; after
+// the advection in a liquid's step, schemes.cpp), so that the step's projection holds the
 // fluid to their new surface and speed; their faces take the body's velocity and the cells they
 // uncover the fluid's scalars (solids.hpp). The advection traces a moving body's cells with its
 // velocity and mixes the fluid's values into those it holds a scalar at: they are set again
-// after it.
+// after it. A scalar its module carries itself (a liquid's volume fraction) is left to it.
 #include <algorithm>
+#include <vector>
 
 #include "module.hpp"
 
 namespace sf {
 namespace {
+
+// The scalars the base scheme's advection moves; those their module carries itself (a liquid's
+// volume fraction) keep their own books of what a body covers and uncovers.
+std::vector<Field*> advected_scalars(const Flow& flow) {
+  std::vector<Field*> advected;
+  for (size_t n = 0; n + flow.carried_scalars < flow.scalars->size(); ++n)
+    advected.push_back(&(*flow.scalars)[n]);
+  return advected;
+}
 
 class MovingObstaclesModule final : public PhysicsModule {
 public:
@@ -24,22 +35,22 @@ public:
                                           // version() is the same on every rank: no cell
                                           // changed anywhere, nothing to fill.
                                           if (solids.version() != before)
-                                            for (Field& scalar : *flow.scalars)
-                                              PetscCall(solids.fill_uncovered(scalar));
+                                            for (Field* scalar : advected_scalars(flow))
+                                              PetscCall(solids.fill_uncovered(*scalar));
                                           PetscFunctionReturn(0);
                                         }});
     plan.attach(Anchor::AfterAdvection,
                 {"hold obstacle values", Stage::Obstacles, [&flow](double) {
                    PetscFunctionBeginUser;
-                   for (Field& scalar : *flow.scalars)
-                     PetscCall(flow.solids->hold_scalar_values(scalar));
+                   for (Field* scalar : advected_scalars(flow))
+                     PetscCall(flow.solids->hold_scalar_values(*scalar));
                    PetscFunctionReturn(0);
                  }});
   }
   // The mask's exchange, and each scalar's before its uncovered cells are filled (in the steps
   // in which a cell changes).
   void exchanges(const Flow& flow, int* cell, int*) const override {
-    *cell += 1 + static_cast<int>(flow.scalars->size());
+    *cell += 1 + static_cast<int>(flow.scalars->size() - flow.carried_scalars);
   }
   // A restart's mask follows its time (the floating bodies restored their poses first).
   PetscErrorCode resumed(Flow& flow) override { return flow.solids->move_to(flow.time); }

@@ -52,6 +52,8 @@ PetscErrorCode Spray::setup(const Grid& grid, const SolidMask& solids,
   config_ = config.spray;
   gravity_ = gravity;
   h_ = grid.min_spacing();
+  cell_volume_ = 1.0;
+  for (int a = 0; a < grid.dim(); ++a) cell_volume_ *= grid.spacing(a);
   if (config_.radius == 0.0) config_.radius = 0.25 * h_;
   if (!enabled()) PetscFunctionReturn(0);
   PetscCall(owners_.setup(grid));
@@ -97,13 +99,39 @@ PetscErrorCode Spray::remove(const std::vector<PetscInt>& indices) {
 
 PetscErrorCode Spray::migrate() { return migrate_particles(swarm_, kSprayTable, owners_); }
 
-PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
+double Spray::volume_of(double radius) const {
+  return grid_->dim() == 3 ? 4.0 / 3.0 * M_PI * radius * radius * radius
+                           : M_PI * radius * radius;
+}
+
+void Spray::cell_of(const double x[3], PetscInt cell[3]) const {
+  const Grid& grid = *grid_;
+  cell[0] = cell[1] = cell[2] = 0;
+  for (int a = 0; a < grid.dim(); ++a)
+    cell[a] = std::clamp<PetscInt>(
+        static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))), 0,
+        grid.cells(a) - 1);
+}
+
+namespace {
+
+// Adds `volume` of liquid to the fraction of owned cell `cell` (its volume `cell_volume`).
+void deposit(WriteArray& f, const PetscInt cell[3], double volume, double cell_volume) {
+  f(cell[0], cell[1], cell[2]) += volume / cell_volume;
+}
+
+}  // namespace
+
+PetscErrorCode Spray::move(const Field& velocity, Field* fraction, double dt, PetscInt step,
                            std::vector<PetscInt>* gone, std::vector<Particle>* born) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   ReadArray u_view;
   PetscCall(u_view.get_local(velocity));
+  WriteArray f;
+  if (fraction) PetscCall(f.get_global(*fraction));
+  const double cell_volume = cell_volume_;
   const LocalSampler sampler(grid, u_view, Interpolation::Linear);
   // The flight's exact solution over dt: v(t) = v_inf + (v - v_inf) e^{-k t}, v_inf = g / k; a
   // parabola without drag.
@@ -116,6 +144,10 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
   for (PetscInt n = 0; n < p.count; ++n) {
     double* x = &p.position[3 * n];
     double* v = &p.velocity[3 * n];
+    // The cell it flies from (this rank's since the last migration), for the books.
+    PetscInt from[3];
+    cell_of(x, from);
+    const bool books = fraction && p.kind[n] == kSpray;
     if (p.kind[n] == kSpray) {
       for (int a = 0; a < dim; ++a) {
         if (k > 0.0) {
@@ -140,16 +172,31 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
       }
       for (int a = 0; a < dim; ++a) x[a] += dt * u[a];
     }
-    bool inside = true;
+    bool inside = true, through_outflow = false;
     for (int a = 0; a < dim; ++a)
       if (!grid.periodic(a) &&
-          !(x[a] >= grid.origin(a) && x[a] <= grid.origin(a) + grid.length(a)))
+          !(x[a] >= grid.origin(a) && x[a] <= grid.origin(a) + grid.length(a))) {
         inside = false;
+        through_outflow |= grid.boundary(a, x[a] < grid.origin(a) ? 0 : 1) ==
+                           BoundaryKind::Outflow;
+      }
     if (!inside) {
+      if (books && !through_outflow) deposit(f, from, volume_of(p.radius[n]), cell_volume);
       gone->push_back(n);
       continue;
     }
     canonical_point(sampler.axes(), dim, x);
+    if (books) {
+      // Into an obstacle: its liquid goes back where it flew from (a cell beyond the halo is
+      // checked where it lands, settle()).
+      PetscInt to[3];
+      cell_of(x, to);
+      if (solids_->in_extent(to[0], to[1], to[2]) && solids_->solid(to[0], to[1], to[2])) {
+        deposit(f, from, volume_of(p.radius[n]), cell_volume);
+        gone->push_back(n);
+        continue;
+      }
+    }
     // A spray particle still in the domain may split.
     if (p.kind[n] == kSpray && split > 0.0 &&
         uniform_from(particle_key(p.id[n], step, 1)) < split) {
@@ -176,13 +223,51 @@ PetscErrorCode Spray::move(const Field& velocity, double dt, PetscInt step,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
+void Spray::land(WriteArray& f, const double* const* points, const PetscInt cell[3],
+                 double share) const {
+  const Grid& grid = *grid_;
+  const IndexBox& owned = grid.owned_cells();
+  // The cells of the surface point and of the point half a cell out from it (where the liquid
+  // has room), then the cell it fell to and its face neighbours, each of this rank and fluid,
+  // each up to its room; what none has room for goes to the cell it fell to (the fraction's
+  // advection moves it on, VolumeOfFluid::keep_bounds()).
+  std::vector<std::array<PetscInt, 3>> candidates;
+  const auto consider = [&](const std::array<PetscInt, 3>& at) {
+    if (owned.contains(at[0], at[1], at[2]) && !solids_->solid(at[0], at[1], at[2]))
+      candidates.push_back(at);
+  };
+  for (int c = 0; points && c < 2; ++c) {
+    PetscInt at[3];
+    cell_of(points[c], at);
+    consider({at[0], at[1], at[2]});
+  }
+  consider({cell[0], cell[1], cell[2]});
+  for (int a = 0; a < grid.dim(); ++a)
+    for (int side : {-1, 1}) {
+      std::array<PetscInt, 3> n = {cell[0], cell[1], cell[2]};
+      n[a] += side;
+      consider(n);
+    }
+  for (const std::array<PetscInt, 3>& at : candidates) {
+    if (!(share > 0.0)) break;
+    double& value = f(at[0], at[1], at[2]);
+    const double placed = std::min(share, std::max(0.0, 1.0 - value));
+    value += placed;
+    share -= placed;
+  }
+  f(cell[0], cell[1], cell[2]) += share;
+}
+
+PetscErrorCode Spray::settle(const Field& phi, Field* fraction, double dt, PetscInt step,
                              std::vector<PetscInt>* gone) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   ReadArray level;
   PetscCall(level.get_local(phi));
+  WriteArray f;
+  if (fraction) PetscCall(f.get_global(*fraction));
+  const double cell_volume = cell_volume_;
   const LocalSampler sampler(grid, level, Interpolation::Linear);
   const auto sample = [&](const double point[3], double* value) {
     double x[3] = {point[0], point[1], point[2]};
@@ -193,19 +278,22 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
   PetscCall(p.open(swarm_));
   for (PetscInt n = 0; n < p.count; ++n) {
     double* x = &p.position[3 * n];
-    PetscInt cell[3] = {0, 0, 0};
-    for (int a = 0; a < dim; ++a)
-      cell[a] = std::clamp<PetscInt>(
-          static_cast<PetscInt>(std::floor((x[a] - grid.origin(a)) / grid.spacing(a))), 0,
-          grid.cells(a) - 1);
+    PetscInt cell[3];
+    cell_of(x, cell);  // this rank's since the migration
     double value = 0.0;
+    bool landed = false;
     if (solids_->solid(cell[0], cell[1], cell[2]) || !sample(x, &value)) {
+      // Spray that flew farther than the halo into an obstacle: the obstacle's cell holds
+      // its liquid (a moving body's gives it back, volume_of_fluid.hpp "Bodies").
+      if (fraction && p.kind[n] == kSpray) deposit(f, cell, volume_of(p.radius[n]), cell_volume);
       gone->push_back(n);
       continue;
     }
     if (p.kind[n] == kSpray) {
       if (!(value < 0.0)) continue;  // still in the air
-      // Landed: foam, its life drawn from an exponential of mean foam_life r / radius.
+      // Landed: foam, its life drawn from an exponential of mean foam_life r / radius. Its
+      // liquid goes to the surface it is put back on, below.
+      landed = fraction != nullptr;
       p.kind[n] = kFoam;
       const double mean = config_.foam_life * p.radius[n] / config_.radius;
       p.life[n] = -mean * std::log1p(-uniform_from(particle_key(p.id[n], step, 6)));
@@ -232,24 +320,36 @@ PetscErrorCode Spray::settle(const Field& phi, double dt, PetscInt step,
     // phi / |grad phi| along the normal. Farther than a cell (phi flat: a thin sheet, between
     // two surfaces) the foam is not on a surface it can find: gone.
     if (!found || !(norm > 0.0) || std::abs(value) > h_ * std::sqrt(norm)) {
+      if (landed) land(f, nullptr, cell, volume_of(p.radius[n]) / cell_volume);
       if (p.kind[n] == kFoam) gone->push_back(n);
       continue;
     }
     for (int a = 0; a < dim; ++a) x[a] -= value * gradient[a] / norm;
     canonical_point(sampler.axes(), dim, x);
+    if (landed) {
+      // On the surface, and half a cell out from it into the air: the cells there have room.
+      double outward[3] = {0.0, 0.0, 0.0};
+      for (int a = 0; a < dim; ++a) outward[a] = x[a] + 0.5 * h_ * gradient[a] / std::sqrt(norm);
+      canonical_point(sampler.axes(), dim, outward);
+      const double* points[2] = {x, outward};
+      land(f, points, cell, volume_of(p.radius[n]) / cell_volume);
+    }
   }
   PetscCall(p.close());
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, PetscInt step,
-                           std::vector<Particle>* born) const {
+PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, Field* fraction, double dt,
+                           PetscInt step, std::vector<Particle>* born) const {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
   const int dim = grid.dim();
   ReadArray level, u;
   PetscCall(level.get_local(phi));
   PetscCall(u.get_local(velocity));
+  WriteArray f;
+  if (fraction) PetscCall(f.get_global(*fraction));
+  const double cell_volume = cell_volume_;
   const std::uint64_t cells = static_cast<std::uint64_t>(grid.cells(0)) *
                               static_cast<std::uint64_t>(grid.cells(1)) *
                               static_cast<std::uint64_t>(grid.cells(2));
@@ -315,30 +415,53 @@ PetscErrorCode Spray::shed(const Field& velocity, const Field& phi, double dt, P
           inside = false;
       }
       particle.radius = config_.radius * (0.5 + uniform_from(key + 6));
-      if (inside) born->push_back(particle);
+      if (!inside) continue;
+      if (fraction) {
+        // The cell's own liquid: none shed beyond what it holds.
+        const double share = volume_of(particle.radius) / cell_volume;
+        double& held = f(i, j, k);
+        if (share > held) continue;
+        held -= share;
+      }
+      born->push_back(particle);
     }
   });
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Spray::advance(Field& velocity, Field& phi, double dt, PetscInt step) {
+PetscErrorCode Spray::advance(Field& velocity, Field& phi, Field* fraction, double dt,
+                              PetscInt step) {
   PetscFunctionBeginUser;
   if (!enabled()) PetscFunctionReturn(0);
   PetscCall(velocity.fill_ghosts());
   PetscCall(phi.fill_ghosts());
   std::vector<PetscInt> gone;
   std::vector<Particle> born;
-  PetscCall(move(velocity, dt, step, &gone, &born));
+  PetscCall(move(velocity, fraction, dt, step, &gone, &born));
   PetscCall(remove(gone));
   PetscCall(add(born));
   PetscCall(migrate());
   gone.clear();
   born.clear();
-  PetscCall(settle(phi, dt, step, &gone));
+  PetscCall(settle(phi, fraction, dt, step, &gone));
   PetscCall(remove(gone));
-  PetscCall(shed(velocity, phi, dt, step, &born));
+  PetscCall(shed(velocity, phi, fraction, dt, step, &born));
   PetscCall(add(born));
   PetscCall(migrate());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Spray::airborne(double* volume) const {
+  PetscFunctionBeginUser;
+  double here = 0.0;
+  if (enabled()) {
+    SprayArrays p;
+    PetscCall(p.open(swarm_));
+    for (PetscInt n = 0; n < p.count; ++n)
+      if (p.kind[n] == kSpray) here += volume_of(p.radius[n]);
+    PetscCall(p.close());
+  }
+  PetscCallMPI(MPI_Allreduce(&here, volume, 1, MPI_DOUBLE, MPI_SUM, grid_->comm()));
   PetscFunctionReturn(0);
 }
 

@@ -30,7 +30,17 @@
 //           not be a distance), and is gone when its life is over, or when the liquid leaves it
 //           more than a cell behind (phi > h).
 //
-// The particles do not act on the liquid. Every particle goes to the rank that owns its cell
+// Books     with a liquid's volume fraction (liquid.interface: vof) the spray is the liquid's:
+//           a shed particle's volume (4/3 pi r^3; pi r^2 in 2D) leaves the fraction of the
+//           cell that sheds it (a cell sheds no more than it holds), and comes back to the
+//           fraction of the cell it lands in (the foam it becomes is a mark on the surface,
+//           without volume); one that would end in a solid cell or leave through a wall gives
+//           it back to the cell it flew from (through an outflow face it leaves the domain, as
+//           the fraction's own liquid does). So the fraction's volume plus the airborne
+//           spray's (airborne()) is kept. The level set's liquid is not a volume to draw on:
+//           with it the spray is added to the liquid, not taken from it.
+//
+// The particles do not push the liquid. Every particle goes to the rank that owns its cell
 // after it moves (DMSwarmMigrate, as the marker particles). In-situ scripts get them on the
 // Catalyst channel "particles" (catalyst_adaptor.hpp); checkpoints keep them (/spray: a restart
 // goes on bit for bit), frames do not. Ids: a shed particle's is (step cells + cell) 64 +
@@ -50,6 +60,7 @@
 #include "particle_records.hpp"
 #include "petsc_handle.hpp"
 #include "solids.hpp"
+#include "vec_array.hpp"
 
 namespace sf {
 
@@ -62,8 +73,12 @@ public:
 
   /// Moves the spray and the foam over dt, lands spray, ages foam, and sheds new spray from
   /// the surface (see the top); `step` is the step's number (from 1), the key of its random
-  /// numbers. Fills the ghosts of `velocity` and `phi`. Collective.
-  PetscErrorCode advance(Field& velocity, Field& phi, double dt, PetscInt step);
+  /// numbers. With a volume fraction (null without) the spray takes its volume from it and
+  /// gives it back ("Books" above). Fills the ghosts of `velocity` and `phi`. Collective.
+  PetscErrorCode advance(Field& velocity, Field& phi, Field* fraction, double dt, PetscInt step);
+
+  /// The volume (area in 2D) of the spray in flight, over all ranks. Collective.
+  PetscErrorCode airborne(double* volume) const;
 
   /// Adds one spray particle on this rank (it goes to its owner at the next advance()). Local.
   PetscErrorCode add_spray(const std::array<double, 3>& position,
@@ -86,14 +101,28 @@ private:
   };
   PetscErrorCode add(const std::vector<Particle>& particles);
   /// Moves every particle (spray flies, foam rides the velocity), marks those that leave the
-  /// domain, collects the children of splits.
-  PetscErrorCode move(const Field& velocity, double dt, PetscInt step,
+  /// domain (or, keeping the books in `fraction`, would end in a solid cell), collects the
+  /// children of splits.
+  PetscErrorCode move(const Field& velocity, Field* fraction, double dt, PetscInt step,
                       std::vector<PetscInt>* gone, std::vector<Particle>* born);
-  /// Lands spray in the liquid, puts foam back on the surface and ages it, marks what is gone.
-  PetscErrorCode settle(const Field& phi, double dt, PetscInt step, std::vector<PetscInt>* gone);
-  /// New spray from the surface cells that move out faster than the threshold.
-  PetscErrorCode shed(const Field& velocity, const Field& phi, double dt, PetscInt step,
-                      std::vector<Particle>* born) const;
+  /// Lands spray in the liquid (its volume into `fraction`, if given), puts foam back on the
+  /// surface and ages it, marks what is gone.
+  PetscErrorCode settle(const Field& phi, Field* fraction, double dt, PetscInt step,
+                        std::vector<PetscInt>* gone);
+  /// New spray from the surface cells that move out faster than the threshold (its volume
+  /// from `fraction`, if given).
+  PetscErrorCode shed(const Field& velocity, const Field& phi, Field* fraction, double dt,
+                      PetscInt step, std::vector<Particle>* born) const;
+  /// Gives `share` (of a cell) of landed liquid to the fraction: the cells of `points` (the
+  /// surface point it is put back on and one half a cell into the air; may be null), then the
+  /// cell it fell to and its face neighbours, those of this rank that are fluid, each up to
+  /// its room; the rest to the cell it fell to. Local.
+  void land(WriteArray& f, const double* const* points, const PetscInt cell[3],
+            double share) const;
+  /// A particle's volume (area in 2D).
+  double volume_of(double radius) const;
+  /// The cell holding point x (clamped into the domain).
+  void cell_of(const double x[3], PetscInt cell[3]) const;
   /// Removes the particles at the given indices (ascending, no repeats). Local.
   PetscErrorCode remove(const std::vector<PetscInt>& indices);
   /// Sets every particle's DMSwarm_rank to the owner of its cell and migrates. Collective.
@@ -104,6 +133,7 @@ private:
   LiquidConfig::Spray config_;
   std::array<double, 3> gravity_{0.0, 0.0, 0.0};
   double h_ = 0.0;  // the smallest spacing
+  double cell_volume_ = 0.0;
   OwnedDM swarm_;
   CellOwners owners_;
 };

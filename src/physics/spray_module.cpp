@@ -1,6 +1,7 @@
 // Spray and foam (spray.hpp; Foster & Metaxas 1996, §4.3): ballistic particles shed where the
 // liquid's surface moves outward fast, foam where they land; they fly and ride on the step's
-// final velocity, after it is extended into the air. The steps CSV counts them; checkpoints and
+// final velocity, after it is extended into the air. With the vof interface the spray's volume
+// comes from the fraction and goes back to it when it lands. The steps CSV counts them; checkpoints and
 // in-situ output carry them.
 #include "module.hpp"
 #include "spray.hpp"
@@ -13,11 +14,18 @@ public:
   Spray& exposed() override { return spray_; }
   const char* name() const override { return "spray"; }
   PetscErrorCode setup(Flow& flow) override {
-    return spray_.setup(*flow.grid, *flow.solids, flow.job->liquid, flow.job->forces.gravity);
+    PetscFunctionBeginUser;
+    PetscCall(
+        spray_.setup(*flow.grid, *flow.solids, flow.job->liquid, flow.job->forces.gravity));
+    // With a volume fraction the spray is the liquid's own: the liquid's volume counts it.
+    if (flow.job->liquid.interface == LiquidConfig::Interface::Vof)
+      flow.airborne_liquid = [this](double* volume) { return spray_.airborne(volume); };
+    PetscFunctionReturn(0);
   }
   void attach(Flow& flow, StepPlan& plan) override {
     plan.attach(Anchor::AfterProjection, {"spray", Stage::Surface, [this, &flow](double dt) {
-                                            return spray_.advance(*flow.velocity, flow.phi(), dt,
+                                            return spray_.advance(*flow.velocity, flow.phi(),
+                                                                  flow.liquid_fraction(), dt,
                                                                   flow.step + 1);
                                           }});
   }

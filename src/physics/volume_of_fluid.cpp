@@ -22,12 +22,31 @@ constexpr double kSweepCourant = 0.5;
 constexpr int kSamples2d = 32;
 constexpr int kSamples3d = 12;
 
-// The most passes of the redistribution of overshoots (keep_bounds()).
-constexpr int kRedistributionPasses = 4;
+// The most passes of the redistribution of overshoots (keep_bounds()): a pass moves what a
+// cell's neighbours have no room for one cell on.
+constexpr int kRedistributionPasses = 16;
 
 // Where the reinitialisation put phi on the wrong side of f, phi is put this fraction of a
 // spacing on the right one.
 constexpr double kSideNudge = 1e-6;
+
+// Calls g(n) for the face neighbours n of cell `at`, in a fixed order (the same on every rank).
+template <class Visit>
+void for_face_neighbours(int dim, const PetscInt at[3], Visit&& g) {
+  for (int a = 0; a < dim; ++a)
+    for (int side : {-1, 1}) {
+      PetscInt n[3] = {at[0], at[1], at[2]};
+      n[a] += side;
+      g(static_cast<const PetscInt*>(n));
+    }
+}
+
+// True if cell `at` (local index, possibly in the halo) is in the domain and not solid.
+bool fluid_cell(const Grid& grid, const SolidMask& solids, const PetscInt at[3]) {
+  for (int a = 0; a < grid.dim(); ++a)
+    if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;
+  return !solids.solid(at[0], at[1], at[2]);
+}
 
 }  // namespace
 
@@ -157,7 +176,16 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
     if (s > 0.0) donor[axis] -= 1;
     // Beyond an outflow face the backflow brings air.
     if (!periodic && (donor[axis] < 0 || donor[axis] >= n)) return 0.0;
-    if (solids.solid(donor[0], donor[1], donor[2])) return 0.0;
+    if (solids.solid(donor[0], donor[1], donor[2])) {
+      // A body's cell holds its liquid against the face the fluid is on (the part of the cell
+      // the body has not reached yet), so the slab its surface sweeps carries min(|s|, f);
+      // nothing moves between two of a body's cells.
+      PetscInt acceptor[3] = {at[0], at[1], at[2]};
+      if (s < 0.0) acceptor[axis] -= 1;
+      if (solids.solid(acceptor[0], acceptor[1], acceptor[2])) return 0.0;
+      const double held = std::max(0.0, f(donor[0], donor[1], donor[2]));
+      return std::copysign(std::min(std::abs(s), held), s);
+    }
     const double fd = f(donor[0], donor[1], donor[2]);
     if (fd <= 0.0) return 0.0;
     if (fd >= 1.0) return s;
@@ -192,10 +220,10 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
   size_t at = 0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const bool liquid_centre = centre_liquid_[at++] != 0;
-    if (solids.solid(i, j, k)) return;
     const size_t lower = box_offset(faces, i, j, k), upper = lower + next;
     double value = f(i, j, k) - (fluxes_[upper] - fluxes_[lower]);
-    if (liquid_centre) value += swept_[upper] - swept_[lower];
+    // A body's cell holds what its faces carry in (no c-term: the body is not liquid).
+    if (liquid_centre && !solids.solid(i, j, k)) value += swept_[upper] - swept_[lower];
     out(i, j, k) = value;
   });
   PetscFunctionReturn(0);
@@ -204,8 +232,10 @@ PetscErrorCode VolumeOfFluid::sweep(Field& fraction, const Field& velocity, int 
 PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
   PetscFunctionBeginUser;
   const Grid& grid = *grid_;
+  const SolidMask& solids = *solids_;
   // What is outside [0, 1] moves to the neighbours (above 1 first, then below 0); what they
-  // cannot take is clipped.
+  // cannot take is clipped. A body's cell may hold more than a cell for a while (what flowed
+  // into it, volume_of_fluid.hpp "Bodies"): its bounds are kept once it is uncovered.
   // Whether any cell on any rank is outside [0, 1].
   const auto any_outside = [&](int* outside) -> PetscErrorCode {
     PetscFunctionBeginUser;
@@ -213,7 +243,7 @@ PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
     ReadArray f;
     PetscCall(f.get_global(fraction));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-      here |= f(i, j, k) < 0.0 || f(i, j, k) > 1.0;
+      here |= !solids.solid(i, j, k) && (f(i, j, k) < 0.0 || f(i, j, k) > 1.0);
     });
     PetscCall(f.restore());
     PetscCallMPI(MPI_Allreduce(&here, outside, 1, MPI_INT, MPI_MAX, grid.comm()));
@@ -233,6 +263,7 @@ PetscErrorCode VolumeOfFluid::keep_bounds(Field& fraction, double* clipped) {
     WriteArray f;
     PetscCall(f.get_global(fraction));
     for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+      if (solids.solid(i, j, k)) return;
       double& value = f(i, j, k);
       if (value < 0.0) {
         lost -= value;
@@ -258,10 +289,18 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
   PetscCall(fraction.fill_ghosts());
   ReadArray f;
   PetscCall(f.get_local(fraction));
-  const auto inside = [&](const PetscInt at[3]) {
+  const auto inside = [&](const PetscInt at[3]) { return fluid_cell(grid, solids, at); };
+  // A moving body's cell takes (or gives) what its fluid neighbours cannot: the liquid a body's
+  // corner cell gathers through two or three faces at once (volume_of_fluid.hpp, "Bodies") may
+  // exceed a cell when the body uncovers it under water, where no fluid cell near it has room.
+  // A static obstacle's cell never does: nothing would take its liquid out again.
+  const bool bodies = solids.moving();
+  const auto body_cell = [&](const PetscInt at[3]) {
+    if (!bodies || !solids.solid(at[0], at[1], at[2])) return false;
     for (int a = 0; a < dim; ++a)
       if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return false;
-    return !solids.solid(at[0], at[1], at[2]);
+    const int n = solids.obstacle_of_cell(at[0], at[1], at[2]);
+    return n >= 0 && solids.obstacles()[static_cast<size_t>(n)].moves();
   };
   // What a cell has outside its bounds.
   const auto spill = [&](const PetscInt at[3]) {
@@ -269,14 +308,8 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
     const double v = f(at[0], at[1], at[2]);
     return std::max(0.0, above ? v - 1.0 : -v);
   };
-  // Calls g(n) for the face neighbours n of `at`, in a fixed order.
   const auto neighbours = [&](const PetscInt at[3], auto&& g) {
-    for (int a = 0; a < dim; ++a)
-      for (int side : {-1, 1}) {
-        PetscInt n[3] = {at[0], at[1], at[2]};
-        n[a] += side;
-        g(n);
-      }
+    for_face_neighbours(dim, at, g);
   };
   // What each cell offers each neighbour that spills: its room (1 - f, or f) shared among them,
   // so that together they cannot push it out of bounds.
@@ -288,37 +321,58 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, bool above) {
       int donors = 0;
       neighbours(at, [&](const PetscInt* n) { donors += spill(n) > 0.0; });
       const double v = f(i, j, k);
-      const double room = inside(at) ? std::max(0.0, above ? 1.0 - v : v) : 0.0;
-      offer(i, j, k) = donors > 0 ? room / donors : 0.0;
+      const bool takes = donors > 0 && (inside(at) || body_cell(at));
+      offer(i, j, k) = takes ? std::max(0.0, above ? 1.0 - v : v) / donors : 0.0;
     });
   }
   PetscCall(offer_.fill_ghosts());
   ReadArray offer;
   PetscCall(offer.get_local(offer_));
+  // Zero but in the cells that take (beyond a wall the halo holds the boundary's copies).
   const auto offered = [&](const PetscInt at[3]) {
-    return inside(at) ? offer(at[0], at[1], at[2]) : 0.0;
+    for (int a = 0; a < dim; ++a)
+      if (!grid.periodic(a) && (at[a] < 0 || at[a] >= grid.cells(a))) return 0.0;
+    return offer(at[0], at[1], at[2]);
   };
   const auto capacity = [&](const PetscInt at[3]) {
     double total = 0.0;
     neighbours(at, [&](const PetscInt* n) { total += offered(n); });
     return total;
   };
+  // What a cell spills beyond its neighbours' room goes on in equal parts to its fluid
+  // neighbours that do not spill themselves, for them to pass on at the next pass: under
+  // water (a splash's landing, a body's corner) the room is more than one cell away.
+  const auto passes_on = [&](const PetscInt at[3]) {
+    int open = 0;
+    neighbours(at, [&](const PetscInt* n) { open += inside(n) && spill(n) == 0.0; });
+    return open;
+  };
+  const auto beyond_room = [&](const PetscInt at[3]) {
+    return std::max(0.0, spill(at) - capacity(at));
+  };
   WriteArray out;
   PetscCall(out.get_global(fraction));
   const double sign = above ? 1.0 : -1.0;
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
     const PetscInt at[3] = {i, j, k};
-    if (solids.solid(i, j, k)) return;
+    if (solids.solid(i, j, k) && offered(at) == 0.0) return;
     double value = f(i, j, k);
-    if (const double mine = spill(at); mine > 0.0) value -= sign * std::min(mine, capacity(at));
+    if (const double mine = spill(at); mine > 0.0) {
+      value -= sign * std::min(mine, capacity(at));
+      if (passes_on(at) > 0) value -= sign * beyond_room(at);
+    }
     // What each neighbour moves here: its spill, as far as its neighbours' offers cover it, in
-    // proportion to this cell's offer.
-    if (const double here = offered(at); here > 0.0)
+    // proportion to this cell's offer; and, to a fluid cell that does not spill, its share of
+    // what the neighbour's room cannot take.
+    const double here = offered(at);
+    const bool takes_on = inside(at) && spill(at) == 0.0;
+    if (here > 0.0 || takes_on)
       neighbours(at, [&](const PetscInt* n) {
         const double theirs = spill(n);
         if (theirs == 0.0) return;
         const double total = capacity(n);
-        value += sign * std::min(theirs, total) * here / total;
+        if (here > 0.0) value += sign * std::min(theirs, total) * here / total;
+        if (takes_on) value += sign * beyond_room(n) / passes_on(n);
       });
     out(i, j, k) = value;
   });
@@ -481,9 +535,9 @@ PetscErrorCode VolumeOfFluid::volume(const Field& fraction, double* volume) cons
   ReadArray f;
   PetscCall(f.get_global(fraction));
   double sum = 0.0;
-  for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
-    if (!solids_->solid(i, j, k)) sum += f(i, j, k);
-  });
+  // A body's cells count: they hold what flowed into them until the body uncovers them.
+  for_each_index(grid.owned_cells(),
+                 [&](PetscInt i, PetscInt j, PetscInt k) { sum += f(i, j, k); });
   PetscCall(f.restore());
   sum *= cell_volume;
   PetscCallMPI(MPI_Allreduce(&sum, volume, 1, MPI_DOUBLE, MPI_SUM, grid.comm()));

@@ -30,12 +30,31 @@
 //           extension makes it), the ghosts behind a wall mirror the domain. A block without a
 //           gradient (a drop alone in its cell) takes the diagonal (1, 1, 1): any plane keeps
 //           the volume, only its shape is a guess.
-// Boundary  Nothing crosses a wall, an inflow face or an obstacle's face: a face whose donor is
-//           beyond the domain or solid carries nothing (a wall the liquid leaves carries the
-//           velocity it leaves at, and the c-term sees it, so the cell beside it drains, as the
-//           level set's wall separation lets it); an outflow face carries out what its cell
-//           holds. Liquid that enters through an inflow face is not carried yet (the parser
-//           refuses such jobs with this interface).
+// Boundary  Nothing crosses a wall or an inflow face: a face whose donor is beyond the domain
+//           carries nothing (a wall the liquid leaves carries the velocity it leaves at, and
+//           the c-term sees it, so the cell beside it drains, as the level set's wall
+//           separation lets it); an outflow face carries out what its cell holds. Liquid that
+//           enters through an inflow face is not carried yet (the parser refuses such jobs with
+//           this interface).
+// Bodies    A static obstacle's faces have no velocity and carry nothing. A moving body is a
+//           staircase of whole cells that jumps a cell when its surface passes a cell's centre,
+//           while its faces carry its velocity all the time; its cells keep the books of the
+//           half cells between the two. A body's cell holds the liquid of the part of it the
+//           body has not reached (no c-term there: the body is not liquid), against its face
+//           with the fluid: where the surface moves away, the liquid flows into the cell, the
+//           space the body left, and the cell holds it when the body uncovers it; where the
+//           surface pushes into the fluid, the cell in front empties through its c-term (the
+//           body takes its place) while the body's cell gives the slab its face sweeps,
+//           min(|s|, f), so the cell in front empties only once the body's cell has. A cell
+//           the body covers keeps its liquid until it has gone out so. Faces between two of a
+//           body's cells carry nothing: the liquid does not ride with it. So a body moves the
+//           liquid it meets and deletes none, and the liquid's volume counts the body's cells.
+//           A cell the body covers faster than its faces empty it (a surface that moves more
+//           than a cell a step, or along itself, as a turning body's sides do) holds its
+//           liquid until the body uncovers it again. A body's corner cell gathers liquid
+//           through two or three faces, so it may hold more than a cell when uncovered; under
+//           water no fluid cell near it has room, and the excess goes back into the body's
+//           cells beside it (keep_bounds()).
 // Ranks     Each sweep exchanges f's halo (grid.halo >= 2: the normal of a donor in the halo
 //           reads one cell beyond it); a face's flux is computed from the same values by both
 //           ranks that own its cells, so the fraction is the same bits on any rank count.
@@ -60,9 +79,10 @@
 // So c = 1 exactly where f > 1/2, as in Weymouth & Yue. Measured by
 // tests/validation/liquid_volume (README.md has the table; 1 and 4 ranks, whole runs): the
 // volume of dam_break_2d.yaml kept to 1.3e-9 %, of dam_break_3d.yaml to 8.5e-9 %, of
-// sloshing_2d.yaml to 1e-8 %, of drop_into_pool_3d.yaml to 1.5e-5 % (1.5e-7 of it clipped);
-// with the level set and its particles 18 %, 5.4 %, 0.3 % and 2.3 % on one rank. The ways that
-// did not keep it, on dam_break_2d.yaml with 2 ranks: the air made
+// sloshing_2d.yaml to 1e-8 %, of drop_into_pool_3d.yaml to 1.5e-5 % (1.5e-7 of it clipped),
+// of paddle_3d.yaml (a paddle swinging through the water; "Bodies" above) to 1.4e-8 %;
+// with the level set and its particles 18 %, 5.4 %, 0.3 %, 2.3 % and 3.1 % on one rank. The
+// ways that did not keep it, on dam_break_2d.yaml with 2 ranks: the air made
 // divergence-free layer by layer out from the liquid (each cell through its outward faces,
 // Foster & Metaxas' surface cells) left wedges of air under the running front that no outward
 // face could fix, -0.20 %; a pocket's divergence spread evenly over it, -0.009 %, or put in
@@ -99,7 +119,8 @@ public:
                         FractionStats* stats);
 
   /// Brings f back into [0, 1] as the end of advect() does: what a cell holds above 1, and then
-  /// what it lacks below 0, goes to its face neighbours (not solid, in the domain) in proportion
+  /// what it lacks below 0, goes to its face neighbours (fluid or a moving body's cells, in
+  /// the domain; "Bodies" above) in proportion
   /// to their room (1 - f, or f), a neighbour's room shared among the cells beside it that
   /// spill so that none leaves its bounds, in up to 4 passes (a local redistribution, as
   /// volume-tracking codes remove the split scheme's small overshoots); what cannot be placed
@@ -121,7 +142,8 @@ public:
   /// side. Owned cells.
   PetscErrorCode keep_sides(const Field& fraction, Field& phi) const;
 
-  /// The liquid's volume (area in 2D): sum of f V_cell over the fluid cells. Collective.
+  /// The liquid's volume (area in 2D): sum of f V_cell over all cells, a moving body's cells
+  /// holding the liquid of the part of them it has not reached ("Bodies" above). Collective.
   PetscErrorCode volume(const Field& fraction, double* volume) const;
 
 private:

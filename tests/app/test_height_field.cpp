@@ -145,25 +145,7 @@ TEST(HeightField, APoolAtRestStaysAtRest) {
 TEST(HeightField, ARestartContinuesBitForBit) {
   const JobConfig job = parse_job(tank("hf_restart", 2, 16, kTilted2D), "hf_restart.yaml");
   const JobConfig other = parse_job(tank("hf_straight", 2, 16, kTilted2D), "hf_straight.yaml");
-  Simulation straight;
-  ASSERT_EQ(straight.setup(PETSC_COMM_WORLD, other), 0);
-  ASSERT_EQ(test::run_steps(straight, 0.01, 20), 0);
-  std::string path;
-  {
-    Simulation first;
-    ASSERT_EQ(first.setup(PETSC_COMM_WORLD, job), 0);
-    ASSERT_EQ(test::run_steps(first, 0.01, 10), 0);
-    ASSERT_EQ(first.write_checkpoint(&path), 0);
-  }
-  Simulation resumed;
-  ASSERT_EQ(resumed.setup(PETSC_COMM_WORLD, job, path), 0);
-  ASSERT_EQ(test::run_steps(resumed, 0.01, 10), 0);
-  EXPECT_EQ(test::global_sum(test::differs_bitwise(straight.scalars().back().global(),
-                                                   resumed.scalars().back().global())),
-            0);
-  EXPECT_EQ(test::global_sum(test::differs_bitwise(straight.velocity().global(),
-                                                   resumed.velocity().global())),
-            0);
+  test::expect_restart_bit_for_bit(other, job, 0.01, 10, 10);
 }
 
 // Shallow water set running at 3 along x, faster than its waves (2 sqrt(g h) = 2): it leaves

@@ -116,10 +116,26 @@ const std::vector<Case> kCases = {
      kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof,"
              " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9]}]}\n",
      6, "liquid.sources", "", "interface: vof", "interface: level_set"},
-    {"vof_spray",
-     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof,"
-             " spray: {threshold: 1}}\n",
-     6, "liquid.spray", "", "interface: vof", "interface: level_set"},
+    {"volume_control_vof",
+     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], interface: vof"
+             ", volume_control: {}}\n",
+     6, "liquid.volume_control", "", ", volume_control: {}", ""},
+    {"volume_control_height_field",
+     kHead + "forces: {gravity: [0, -1]}\n"
+             "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
+             " surface: height_field, volume_control: {}}\n",
+     7, "liquid.volume_control", "", ", volume_control: {}", ""},
+    {"volume_control_liquid_flows",
+     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], volume_control: {},"
+             " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9]}]}\n",
+     6, "liquid.volume_control", "", " volume_control: {},", ""},
+    {"volume_control_inflow_liquid",
+     kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0],\n"
+             "            liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.2]}]}\n"
+             "    upper: outflow\n"
+             "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
+             " volume_control: {}}\n",
+     9, "boundary.x.lower.liquid", "", ", volume_control: {}", ""},
     {"height_field_gravity",
      kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
              " surface: height_field}\n",

@@ -1042,7 +1042,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
-          "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface, interface)"}},
+          "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface, interface, volume_control)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " interface: vof, particles: {per_cell: 4}}\n",
          {"job.yaml:6: liquid.particles: is for liquid.interface: level_set; the vof interface "

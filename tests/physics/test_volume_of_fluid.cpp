@@ -235,9 +235,11 @@ TEST(VolumeOfFluid, TheSameBitsOnAnyRankCount) {
 }
 
 // keep_bounds: a cell at 1.3 among half-full neighbours gives them its 0.3; one at -0.2 takes
-// 0.2 from its neighbours; one at 1.1 walled in by full cells has no neighbour with room and
-// loses its 0.1, the only volume clipped. Every value ends in [0, 1], the volume changes by
-// exactly what was clipped (to rounding), and the result is the same bits on any rank count.
+// 0.2 from its neighbours; one at 1.1 walled in by full cells has no neighbour with room, and
+// passes its 0.1 on through them to the half-full cells beyond. Nothing is clipped, every value
+// ends in [0, 1], the volume is kept (to rounding), and the result is the same bits on any rank
+// count. In a tank full to the brim, a cell at 1.1 finds no room anywhere: its 0.1 is clipped,
+// exactly.
 TEST(VolumeOfFluid, KeepsTheBoundsByMovingOvershootsToTheNeighbours) {
   for (int dim : {2, 3}) {
     const long n = dim == 2 ? 24 : 12;
@@ -270,8 +272,8 @@ TEST(VolumeOfFluid, KeepsTheBoundsByMovingOvershootsToTheNeighbours) {
     }
     const double h = 1.0 / static_cast<double>(n);
     const double cell = dim == 2 ? h * h : h * h * h;
-    EXPECT_NEAR(clipped[0], 0.1 * cell, 1e-15) << dim << "D";
-    EXPECT_NEAR(after[0], before[0] - clipped[0], 1e-14 * before[0]) << dim << "D";
+    EXPECT_EQ(clipped[0], 0.0) << dim << "D";
+    EXPECT_NEAR(after[0], before[0], 1e-14 * before[0]) << dim << "D";
     double least = 0.0, most = 0.0;
     fraction_range(*world, &least, &most);
     EXPECT_GE(least, 0.0);
@@ -289,6 +291,19 @@ TEST(VolumeOfFluid, KeepsTheBoundsByMovingOvershootsToTheNeighbours) {
     });
     EXPECT_EQ(test::global_sum(differ), 0) << dim << "D";
     EXPECT_EQ(test::global_sum(took), 2) << dim << "D";
+    // Full to the brim.
+    {
+      WriteArray f;
+      ASSERT_EQ(f.get_global(world->fraction), 0);
+      for_each_index(world->grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
+        f(i, j, k) = (i == mid && j == mid && (dim == 2 || k == mid)) ? 1.1 : 1.0;
+      });
+    }
+    double brim = 0.0;
+    const double full = volume_of(*world);
+    ASSERT_EQ(world->vof.keep_bounds(world->fraction, &brim), 0);
+    EXPECT_NEAR(brim, 0.1 * cell, 1e-15) << dim << "D";
+    EXPECT_NEAR(volume_of(*world), full - brim, 1e-14 * full) << dim << "D";
   }
 }
 

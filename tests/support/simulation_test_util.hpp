@@ -1,6 +1,8 @@
 // Helpers for tests that drive a whole Simulation step by step.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "petsc_test_util.hpp"
@@ -29,6 +31,32 @@ inline PetscErrorCode run_until_failure(Simulation& simulation, double dt, int s
         return code;
       },
       message);
+}
+
+/// A run continued from a checkpoint goes on bit for bit: `straight` (the job under another
+/// name, so that the two runs' files are apart) takes before + after steps of dt; `job` takes
+/// `before`, writes a checkpoint, and a new run of it resumed from that takes `after`. The last
+/// scalar (a liquid's surface) and the velocity must be the same bits. Collective.
+inline void expect_restart_bit_for_bit(const JobConfig& straight_job, const JobConfig& job,
+                                       double dt, int before, int after) {
+  Simulation straight;
+  ASSERT_EQ(straight.setup(PETSC_COMM_WORLD, straight_job), 0);
+  ASSERT_EQ(run_steps(straight, dt, before + after), 0);
+  std::string path;
+  {
+    Simulation first;
+    ASSERT_EQ(first.setup(PETSC_COMM_WORLD, job), 0);
+    ASSERT_EQ(run_steps(first, dt, before), 0);
+    ASSERT_EQ(first.write_checkpoint(&path), 0);
+  }
+  Simulation resumed;
+  ASSERT_EQ(resumed.setup(PETSC_COMM_WORLD, job, path), 0);
+  ASSERT_EQ(run_steps(resumed, dt, after), 0);
+  EXPECT_EQ(global_sum(differs_bitwise(straight.scalars().back().global(),
+                                       resumed.scalars().back().global())),
+            0);
+  EXPECT_EQ(global_sum(differs_bitwise(straight.velocity().global(), resumed.velocity().global())),
+            0);
 }
 
 }  // namespace sf::test
