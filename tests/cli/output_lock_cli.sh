@@ -13,7 +13,8 @@
 #     nothing more;
 #   - (at 2 ranks) the lock file and the steps CSV both removed: a second run can take the
 #     directory (what is not guarded); the first run stops with status 1, saying its lock file
-#     was replaced and by whom, and leaves the second run's lock file alone;
+#     was replaced and by whom (or, stopped while writing a frame, naming the frame whose
+#     temporary file the second run removed), and leaves the second run's lock file alone;
 #   - (at 2 ranks) the steps CSV removed under a running run: status 1 naming it; a frame
 #     removed before the run's end: status 1 naming the frame, not 0.
 # usage: output_lock_cli.sh <stablefluids executable> <mpiexec>
@@ -193,8 +194,10 @@ for ranks in 2 4; do
   new_holder=$(holder_pid "$lock")
   signal_ranks CONT "taken_$ranks"
   wait "$taken"
+  # Stopped in the middle of writing a frame, the run may instead find its temporary file gone
+  # (the second run removed the first one's files): it stops on that write, naming it.
   expect "taken_$ranks" "$ranks" 1 \
-    "^stablefluids: error: lock file '$lock' was replaced while this run held it \(now host=$(hostname) pid=$new_holder .*job=$work/taker_$ranks.yaml\): another run may have taken the directory; the run stops here"
+    "^stablefluids: error: (lock file '$lock' was replaced while this run held it \(now host=$(hostname) pid=$new_holder .*job=$work/taker_$ranks.yaml\): another run may have taken the directory; the run stops here|cannot write output frame '$out/flow_[0-9]{6}\.h5': rename from $out/flow_[0-9]{6}\.h5\.tmp: No such file or directory \(earlier files are untouched\))"
   check "lock file taken at $ranks ranks: the second run's lock file is still there" \
     test "$(holder_pid "$lock")" = "$new_holder"
   check "lock file taken at $ranks ranks: the second run goes on" kill -0 "$taker"
