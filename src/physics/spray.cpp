@@ -231,10 +231,13 @@ void Spray::land(WriteArray& f, const double* const* points, const PetscInt cell
   // has room), then the cell it fell to and its face neighbours, each of this rank and fluid,
   // each up to its room; what none has room for goes to the cell it fell to (the fraction's
   // advection moves it on, VolumeOfFluid::keep_bounds()).
-  std::vector<std::array<PetscInt, 3>> candidates;
+  // At most the two points' cells, the landing cell and its 6 face neighbours: no allocation
+  // per landing.
+  std::array<std::array<PetscInt, 3>, 9> candidates;
+  int count = 0;
   const auto consider = [&](const std::array<PetscInt, 3>& at) {
     if (owned.contains(at[0], at[1], at[2]) && !solids_->solid(at[0], at[1], at[2]))
-      candidates.push_back(at);
+      candidates[count++] = at;
   };
   for (int c = 0; points && c < 2; ++c) {
     PetscInt at[3];
@@ -248,8 +251,8 @@ void Spray::land(WriteArray& f, const double* const* points, const PetscInt cell
       n[a] += side;
       consider(n);
     }
-  for (const std::array<PetscInt, 3>& at : candidates) {
-    if (!(share > 0.0)) break;
+  for (int c = 0; c < count && share > 0.0; ++c) {
+    const std::array<PetscInt, 3>& at = candidates[c];
     double& value = f(at[0], at[1], at[2]);
     const double placed = std::min(share, std::max(0.0, 1.0 - value));
     value += placed;
