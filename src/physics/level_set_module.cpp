@@ -121,7 +121,8 @@ public:
       plan.attach(Anchor::AdvectionGhosts, {"liquid fraction", Stage::Surface,
                                             [this, &flow](double dt) {
                                               return vof_.advect(fraction(flow), *flow.velocity,
-                                                                 dt, flow.step, &fraction_stats_);
+                                                                 &flow.phi(), dt, flow.step,
+                                                                 &fraction_stats_);
                                             }});
       plan.attach(Anchor::AfterAdvection, {"level set from fraction", Stage::Surface,
                                            [this, &flow](double) {

@@ -13,12 +13,15 @@
 //           elsewhere, for every sweep of it: summed over the sweeps the c-terms add c dt div u,
 //           zero in every cell with c = 1 when the velocity is divergence-free there, and the
 //           fluxes cancel between neighbours, so sum f changes only by what crosses the domain's
-//           open faces. With |s| <= 1/2 on every face f stays in [0, 1] but for small
-//           overshoots of the splitting: a single sweep may leave it for a moment (see
-//           sweep()), and after the step's last sweep a cell may still hold a little more than 1
-//           (once in the 1058 steps of dam_break_2d.yaml with this interface before the
-//           redistribution: 0.0045 of a cell, 2.2e-6 of the water). That goes to the neighbours
-//           with room (keep_bounds()); only what they cannot take is clipped and reported
+//           open faces. With |s| <= 1/2 on every face f mostly stays in [0, 1], but the
+//           splitting overshoots: a single sweep may leave it for a moment (see sweep()), and
+//           after the step's last sweep a cell may still hold more than 1 (once in the 1058
+//           steps of dam_break_2d.yaml with this interface: 0.0045 of a cell). Where a front
+//           turns at a wall's corner, a cell with c = 1 that is only partly full gains the
+//           c-term's whole s on a sweep that carries less than s out of it: up to a cell in one
+//           sub-step (measured where breaking_wave_spray_3d's surge meets its block). What is
+//           outside [0, 1] goes to the neighbours with room and on up phi's slope to the
+//           surface (keep_bounds()); only what the passes cannot place is clipped and reported
 //           (clipped volume). The sweeps
 //           start with x on even (sub-)steps and run backwards on odd ones (a Strang-like
 //           alternation, so no axis always goes first). A step whose largest |s| exceeds 1/2 is
@@ -113,21 +116,24 @@ public:
   PetscErrorCode initialise(Field& fraction) const;
 
   /// Moves f over dt with the face velocity in velocity.local() (ghosts current), taken as
-  /// divergence-free where f > 1/2; `step` (steps done) picks the sweeps' order. Fills f's
-  /// ghosts as it needs. Collective.
-  PetscErrorCode advect(Field& fraction, const Field& velocity, double dt, PetscInt step,
-                        FractionStats* stats);
+  /// divergence-free where f > 1/2; `step` (steps done) picks the sweeps' order; phi (local,
+  /// ghosts current, or null) is the surface at the start of the step, which keep_bounds()
+  /// climbs. Fills f's ghosts as it needs. Collective.
+  PetscErrorCode advect(Field& fraction, const Field& velocity, const Field* phi, double dt,
+                        PetscInt step, FractionStats* stats);
 
   /// Brings f back into [0, 1] as the end of advect() does: what a cell holds above 1, and then
   /// what it lacks below 0, goes to its face neighbours (fluid or a moving body's cells, in
-  /// the domain; "Bodies" above) in proportion
-  /// to their room (1 - f, or f), a neighbour's room shared among the cells beside it that
-  /// spill so that none leaves its bounds, in up to 4 passes (a local redistribution, as
-  /// volume-tracking codes remove the split scheme's small overshoots); what cannot be placed
-  /// is clipped: *clipped gets its volume, all ranks. Each cell's new value is summed in a
-  /// fixed order from values in the halo (grid.halo >= 2): the same bits on any rank count.
+  /// the domain; "Bodies" above) in proportion to their room (1 - f, or f), a neighbour's room
+  /// shared among the cells beside it that spill so that none leaves its bounds (a local
+  /// redistribution, as volume-tracking codes remove the split scheme's small overshoots).
+  /// What the neighbours have no room for goes on to the open fluid neighbours up phi's slope
+  /// towards the surface (towards the liquid for what a cell lacks; equal shares where phi is
+  /// flat or null), for them to place at the next pass, in up to 16 passes; what cannot be
+  /// placed is clipped: *clipped gets its volume, all ranks. Each cell's new value is summed in
+  /// a fixed order from values in the halo (grid.halo >= 2): the same bits on any rank count.
   /// Collective.
-  PetscErrorCode keep_bounds(Field& fraction, double* clipped);
+  PetscErrorCode keep_bounds(Field& fraction, const Field* phi, double* clipped);
 
   /// phi takes f's side in every fluid cell (phi < 0 exactly where f > 1/2), and the cells
   /// beside the surface the distance from their centre to their plane; the caller then
@@ -153,7 +159,7 @@ private:
   PetscErrorCode sweep(Field& fraction, const Field& velocity, int axis, double dt);
   /// One pass of keep_bounds(): what each cell holds above 1 (`above`) or lacks below 0 to its
   /// face neighbours.
-  PetscErrorCode redistribute(Field& fraction, bool above);
+  PetscErrorCode redistribute(Field& fraction, const Field* phi, bool above);
 
   const Grid* grid_ = nullptr;
   const SolidMask* solids_ = nullptr;
