@@ -20,6 +20,21 @@ int component_of(int a, int b, int dim) {
   return lo == 0 ? 2 + hi : 5;  // xy 3, xz 4, yz 5
 }
 
+/// The row and column (a <= b) of each strain component, by its position among them.
+struct Entries {
+  std::array<int, 6> row{}, column{};
+};
+Entries entries_of(int dim) {
+  Entries e;
+  for (int a = 0; a < dim; ++a)
+    for (int b = a; b < dim; ++b) {
+      const int n = component_of(a, b, dim);
+      e.row[n] = a;
+      e.column[n] = b;
+    }
+  return e;
+}
+
 /// The strain components' vectors, opened together: the global ones to write
 /// (StrainArrays<Access::Write>) or the local ones to read with their ghosts (Access::Read).
 template <Access A>
@@ -124,13 +139,9 @@ PetscErrorCode Viscoelastic::update_strain(const Field& velocity, std::vector<Fi
   const bool liquid = material_is_liquid_;
   const double threshold = config_.threshold;
   const int components = components_;
-  std::array<int, 6> row{}, column{};
-  for (int a = 0; a < dim; ++a)
-    for (int b = a; b < dim; ++b) {
-      const int n = component_of(a, b, dim);
-      row[n] = a;
-      column[n] = b;
-    }
+  const Entries entries = entries_of(dim);
+  const auto& row = entries.row;
+  const auto& column = entries.column;
   // Whether cell (i, j, k) (local, possibly in the halo) is of the material; `counts` is false
   // for a cell that has no say: beyond a wall, or an obstacle's.
   const auto material_cell = [&](PetscInt i, PetscInt j, PetscInt k, bool* counts) {
@@ -212,13 +223,9 @@ PetscErrorCode Viscoelastic::yield(std::vector<Field>& scalars, double dt) {
   const double yield_point = config_.yield_point;
   const double yield_step = std::min(1.0, dt * config_.yield_rate);
   const int components = components_;
-  std::array<int, 6> row{}, column{};
-  for (int a = 0; a < dim; ++a)
-    for (int b = a; b < dim; ++b) {
-      const int n = component_of(a, b, dim);
-      row[n] = a;
-      column[n] = b;
-    }
+  const Entries entries = entries_of(dim);
+  const auto& row = entries.row;
+  const auto& column = entries.column;
   // Which axes a component's place is half a cell below the centre on.
   const auto lower_axes = [&](int n) {
     return row[n] == column[n] ? 0u : (1u << row[n]) | (1u << column[n]);
