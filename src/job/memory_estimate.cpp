@@ -92,6 +92,8 @@ MemoryEstimate estimate_memory(const JobConfig& job) {
       add("liquid (height field)", kHeightField);
     } else {
       add("liquid (level set)", kLiquid);
+      if (job.liquid.interface == LiquidConfig::Interface::Vof) add("volume fraction", kVof);
+      if (job.liquid.volume_control.enabled) add("volume controller", kVolumeControl);
       const LiquidConfig::Particles& p = job.liquid.particles;
       // Measured at 16 a cell in a band of 3 cells either side: the count scales with both.
       if (p.per_cell > 0)

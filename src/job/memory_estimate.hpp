@@ -111,6 +111,13 @@ inline constexpr ByDim kLiquid{{{0, 285.6}, {0, 493.4}}};
 /// across the box: per cell of the grid and per column of cells along gravity (particles;
 /// scaled by per_cell / 16 and band / 3).
 inline constexpr ByDim kParticles{{{0, 37.1, 6272}, {0, 25.2, 6565}}};
+/// The volume fraction in place of the level set's own surface (vof, over a liquid without
+/// particles): the fraction, its planes and each sweep's fluxes, the redistribution's offers and
+/// the solve in the band of air about the liquid. Measured on 2026-11-28 with
+///   tests/bench/run --dims 2,3 --features liquid,vof,volume_control features
+inline constexpr ByDim kVof{{{0, 312.2}, {2.3, 357.3}}};
+/// The level set's volume controller (volume_control, over a liquid; the same run).
+inline constexpr ByDim kVolumeControl{{{0, 8.7}, {0, 5.3}}};
 /// A liquid by height field instead of a level set (height_field, over cubic interpolation).
 inline constexpr ByDim kHeightField{{{0, 297.3}, {0, 502.4}}};
 /// Viscoelasticity besides its strain components, which count as scalars (viscoelastic_net:

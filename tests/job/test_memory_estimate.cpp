@@ -97,6 +97,23 @@ TEST(MemoryEstimate, LiquidParticlesScaleWithTheSurfaceAcrossGravity) {
               cell_bytes(table::kBase, k2D) + cell_bytes(table::kViscosity, k2D) +
                   cell_bytes(table::kHeightField, k2D),
               2);
+  // The volume fraction has no particles and adds its own term to the level set's; the level
+  // set's controller adds one.
+  sf::JobConfig fraction = height;
+  fraction.liquid.surface = sf::LiquidConfig::Surface::LevelSet;
+  fraction.liquid.interface = sf::LiquidConfig::Interface::Vof;
+  fraction.liquid.particles.per_cell = 0;
+  const double base_rank = rank_bytes(table::kBase, k2D) + rank_bytes(table::kViscosity, k2D) +
+                           rank_bytes(table::kLiquid, k2D);
+  const double base_cell = cell_bytes(table::kBase, k2D) + cell_bytes(table::kViscosity, k2D) +
+                           cell_bytes(table::kLiquid, k2D);
+  expect_sums(sf::estimate_memory(fraction), base_rank + rank_bytes(table::kVof, k2D),
+              base_cell + cell_bytes(table::kVof, k2D), 2);
+  sf::JobConfig controlled = fraction;
+  controlled.liquid.interface = sf::LiquidConfig::Interface::LevelSet;
+  controlled.liquid.volume_control.enabled = true;
+  expect_sums(sf::estimate_memory(controlled), base_rank + rank_bytes(table::kVolumeControl, k2D),
+              base_cell + cell_bytes(table::kVolumeControl, k2D), 2);
 }
 
 TEST(MemoryEstimate, FftSolversReplaceTheKrylovOnes) {
