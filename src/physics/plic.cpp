@@ -8,8 +8,15 @@
 namespace sf::plic {
 namespace {
 
-// m made non-negative (mirroring the axes where it is negative), scaled to sum 1 and sorted
-// ascending; alpha in the same units. False when m is 0 on every axis.
+// Components of the unit normal below this are taken as 0: the formulas divide by products of
+// up to three components, which underflow to 0 for such components (a nearly empty cell's
+// Youngs gradient of (4e-249, 3e-171, 2e-43) gave 0 / 0 in floating_boxes_3d), and a
+// component this small changes no volume by a bit.
+constexpr double kNegligible = 1e-50;
+
+// m made non-negative (mirroring the axes where it is negative), scaled to sum 1 (components
+// below kNegligible then 0) and sorted ascending; alpha in the same units. False when m is 0
+// on every axis.
 struct Unit {
   double m[3] = {0.0, 0.0, 0.0};
   double sum = 0.0;    // sum |m_a|: alpha = a sum + shift
@@ -23,7 +30,10 @@ bool normalise(const double m[3], int dim, Unit* unit) {
     if (m[a] < 0.0) unit->shift += m[a];
   }
   if (!(unit->sum > 0.0)) return false;
-  for (int a = 0; a < dim; ++a) unit->m[a] /= unit->sum;
+  for (int a = 0; a < dim; ++a) {
+    unit->m[a] /= unit->sum;
+    if (unit->m[a] < kNegligible) unit->m[a] = 0.0;
+  }
   double* n = unit->m;
   if (n[0] > n[1]) std::swap(n[0], n[1]);
   if (dim == 3) {

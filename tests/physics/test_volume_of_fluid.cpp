@@ -61,6 +61,27 @@ TEST(Plic, PlaneConstantInvertsTheVolumeAndSlabsAddUp) {
     }
 }
 
+// A nearly empty block's Youngs gradient, as floating_boxes_3d met it: components 1e-206 and
+// 1e-128 of the largest, whose products underflow, in a cell holding 4.5e-218. The volume, its
+// inverse and the slabs are those of the plane along the largest axis: finite (0 / 0 before).
+TEST(Plic, NegligibleComponentsAreTheAxisPlanes) {
+  const double tiny[3] = {4.46944e-249, 3.10516e-171, 1.79656e-43};
+  const double along_z[3] = {0.0, 0.0, 1.79656e-43};
+  for (const double f : {4.53256e-218, 4.5e-44, 0.3, 0.5, 0.9}) {
+    const double alpha = plic::plane_constant(tiny, f, 3);
+    ASSERT_TRUE(std::isfinite(alpha)) << f;
+    EXPECT_DOUBLE_EQ(alpha, plic::plane_constant(along_z, f, 3)) << f;
+    EXPECT_NEAR(plic::volume(tiny, alpha, 3), f, 1e-15) << f;
+    for (int axis = 0; axis < 3; ++axis)
+      for (const double width : {0.0147294, 0.5}) {
+        const double slab = plic::slab_volume(tiny, alpha, axis, 0.0, width, 3);
+        EXPECT_TRUE(std::isfinite(slab)) << f << " axis " << axis << " width " << width;
+        EXPECT_DOUBLE_EQ(slab, plic::slab_volume(along_z, alpha, axis, 0.0, width, 3))
+            << f << " axis " << axis << " width " << width;
+      }
+  }
+}
+
 // The slabs' volumes against counting the points of a fine lattice below the plane: the
 // liquid is on the right side of the cell, not only of the right amount. The lattice's error is
 // at most the plane's length times one spacing of it.
