@@ -41,6 +41,10 @@
 // the paper's explicit step E -= dt k_yr (|E| - k_yp) E / |E| while dt k_yr <= 1; the clamp
 // keeps a step longer than 1 / k_yr from carrying E through zero (it lands on the yield surface).
 //
+// At a wall the two sides differ, not yet mirror images: an edge on the domain's lower wall is
+// one of the owned cells' and gains the strain rate of the wall's ghost velocity; one on the
+// upper wall lies in the halo, where the strain's ghosts copy the edge inside it.
+//
 // The material is where the job's `material` scalar is >= its threshold, or a liquid's cells
 // (phi < 0); solid cells are not. An edge is of the material when every cell about it that is
 // in the domain and not solid is. Outside it E is set to 0 each step (so strain the advection
@@ -74,8 +78,8 @@ public:
 
   /// E += dt D, then the yield, on every owned cell and edge of the material; E = 0 elsewhere.
   /// Writes the strain's global vectors. Reads the velocity's local vector (ghosts current) and
-  /// the material's global vector (it fills the material's ghosts: an edge reads the cells
-  /// about it). Collective.
+  /// the material's local vector, whose ghosts it fills (an edge reads the cells about it).
+  /// Collective.
   PetscErrorCode update_strain(const Field& velocity, std::vector<Field>& scalars, double dt);
   /// u += dt k_em div E on every free face. Reads the strain's local vectors, whose ghosts must
   /// be current; writes the velocity's global vector. Local.

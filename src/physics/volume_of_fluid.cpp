@@ -354,7 +354,8 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, const Field* phi, bo
   // splash's landing, a body's corner) the room is more than one cell away. The nearest room
   // is at the surface, so it climbs phi's slope towards it (above 1: to larger phi, the air;
   // below 0: to smaller phi, the liquid), in proportion to each open neighbour's rise; where
-  // phi is flat (beyond its band, or no phi given) the open neighbours share it equally.
+  // phi is flat (beyond its band, or no phi given) the open neighbours share it equally (a
+  // rise that is not finite counts as none).
   // Shared equally everywhere, the overshoots where a splash's front meets the block of
   // breaking_wave_spray_3d spread as diffusion does, deep into the water, and 16 passes left
   // 1.8e-5 of its water unplaced (1 rank); climbing, they reach the surface in about as many
@@ -366,7 +367,7 @@ PetscErrorCode VolumeOfFluid::redistribute(Field& fraction, const Field* phi, bo
   const auto rise = [&](const PetscInt from[3], const PetscInt to[3]) {
     if (!phi) return 0.0;
     const double d = sign * (level(to[0], to[1], to[2]) - level(from[0], from[1], from[2]));
-    return d > 0.0 ? d : 0.0;
+    return d > 0.0 && d < std::numeric_limits<double>::infinity() ? d : 0.0;
   };
   // The share of what cell `at` passes on that goes to neighbour `to` (open, 0 if no open
   // neighbour).

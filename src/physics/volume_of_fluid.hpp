@@ -129,7 +129,7 @@ public:
   /// redistribution, as volume-tracking codes remove the split scheme's small overshoots).
   /// What the neighbours have no room for goes on to the open fluid neighbours up phi's slope
   /// towards the surface (towards the liquid for what a cell lacks; equal shares where phi is
-  /// flat or null), for them to place at the next pass, in up to 16 passes; what cannot be
+  /// flat or null), for them to place at the next pass, in up to 64 passes; what cannot be
   /// placed is clipped: *clipped gets its volume, all ranks. Each cell's new value is summed in
   /// a fixed order from values in the halo (grid.halo >= 2): the same bits on any rank count.
   /// Collective.

@@ -361,7 +361,7 @@ TEST(Viscoelastic, TheEdgeStrainPushesBackOnTheGridScaleShear) {
   EXPECT_EQ(test::global_sum(checked), (n - 3) * (n - 2));
 }
 
-// (4) The stage is local but for the strain's halo exchange: from the same state (a smooth
+// (4) The stage is local but for the material's and the strain's halo exchanges: from the same state (a smooth
 // velocity, a smooth strain, the disc of material) it gives the same bits of velocity and strain
 // on any number of ranks and process layouts as on one rank alone (a reference on
 // PETSC_COMM_SELF, as test_forces' check_invariance does).

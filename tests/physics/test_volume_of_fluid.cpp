@@ -337,7 +337,7 @@ TEST(VolumeOfFluid, KeepsTheBoundsByMovingOvershootsToTheNeighbours) {
 // keep_bounds climbs phi: an overshoot of 0.5 five cells under a still surface (full cells
 // everywhere between) goes up phi's slope to the half-full surface row and is placed there,
 // nothing clipped, the same bits on any rank count. Given no phi, shared equally among the
-// neighbours, it spreads as diffusion does into the water, and the 16 passes leave some of it
+// neighbours, it spreads as diffusion does into the water, and the 64 passes leave some of it
 // unplaced: the climb is what places it.
 TEST(VolumeOfFluid, KeepsTheBoundsByClimbingToTheSurface) {
   for (int dim : {2, 3}) {
