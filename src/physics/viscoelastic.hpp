@@ -43,7 +43,10 @@
 //
 // At a wall the two sides differ, not yet mirror images: an edge on the domain's lower wall is
 // one of the owned cells' and gains the strain rate of the wall's ghost velocity; one on the
-// upper wall lies in the halo, where the strain's ghosts copy the edge inside it.
+// upper wall lies in the halo, where the strain's ghosts copy the edge inside it. The lower
+// wall's way is the one to keep: set as the upper's (tried), the floor's edges held no shear
+// and jelly_drop_2d's jelly slid apart on its no-slip floor; the upper wall needs edges of its
+// own that the ghost exchange does not overwrite.
 //
 // The material is where the job's `material` scalar is >= its threshold, or a liquid's cells
 // (phi < 0); solid cells are not. An edge is of the material when every cell about it that is
