@@ -77,7 +77,9 @@ def expected_datasets(job, dim):
     surface = liquid_surface(job)
     if surface != "none":
         names += ["phi", "liquid_fraction"]
-        particles = (job["liquid"].get("particles") or {}).get("per_cell", 16)
+        # The volume fraction has no marker particles (the parser refuses them with it).
+        vof = job["liquid"].get("interface") == "vof"
+        particles = 0 if vof else (job["liquid"].get("particles") or {}).get("per_cell", 16)
         if surface == "level_set" and particles > 0:
             names += ["particles/position", "particles/sign", "particles/radius"]
     return names
@@ -93,6 +95,9 @@ def expected_columns(job, dim):
     columns += [f"{name}_total" for name in (job.get("scalars") or {})]
     if liquid_surface(job) != "none":
         columns += ["liquid_volume", "liquid_volume_change"]
+        if (job.get("liquid") or {}).get("interface") == "vof":
+            columns += ["fraction_substeps", "fraction_clipped_volume", "air_band_iterations",
+                        "bubble_cells"]
     for probe in (job.get("diagnostics") or {}).get("probes") or {}:
         columns += [f"probe_{probe}_{c}" for c in "uvw"[:dim]]
     for n, _ in enumerate(job.get("obstacles") or []):
