@@ -550,8 +550,8 @@ TEST(FreeSurface, AVolumeOfFluidPaddleMovesTheWaterItMeetsAndDeletesNone) {
   if (test::comm_rank() == 0)
     std::printf("volume within %.3g of its start (bound %.3g)\n", worst, bound);
   EXPECT_LE(worst, bound);
-  // A run continued from a checkpoint mid-period goes on bit for bit (phi, which the fraction
-  // rebuilds, and the velocity).
+  // A run continued from a checkpoint mid-period goes on bit for bit (phi, the fraction and the
+  // velocity).
   test::expect_restart_bit_for_bit(parse_job(text("paddle_straight"), "paddle_straight.yaml"),
                                    parse_job(text("paddle_restart"), "paddle_restart.yaml"),
                                    job.time.dt, 30, 20);
@@ -624,7 +624,7 @@ TEST(FreeSurface, AVolumeOfFluidColumnKeepsItsWaterThroughItsSpray) {
   EXPECT_LE(worst, bound);
   EXPECT_GT(least_airborne / start, 100.0 * bound);
   // A run continued from a checkpoint with spray in flight (its liquid out of the fraction)
-  // goes on bit for bit (phi, which the fraction rebuilds, and the velocity).
+  // goes on bit for bit (phi, the fraction and the velocity).
   EXPECT_GT(rows[24].at("spray_particles"), 0.0);
   test::expect_restart_bit_for_bit(parse_job(text("column_straight"), "column_straight.yaml"),
                                    parse_job(text("column_restart"), "column_restart.yaml"),
