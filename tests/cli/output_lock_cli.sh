@@ -194,10 +194,15 @@ for ranks in 2 4; do
   new_holder=$(holder_pid "$lock")
   signal_ranks CONT "taken_$ranks"
   wait "$taken"
-  # Stopped in the middle of writing a frame, the run may instead find its temporary file gone
-  # (the second run removed the first one's files): it stops on that write, naming it.
+  # Stopped between creating a temporary file and renaming it (a frame, a checkpoint, the XDMF
+  # index or the timings), the run may instead find that file gone (the second run removed the
+  # first one's files): it stops on that write, naming it.
+  lost="(output frame '$out/flow_[0-9]{6}\.h5': rename from $out/flow_[0-9]{6}\.h5\.tmp"
+  checkpoint="$out/flow_checkpoint_[0-9]{8}\.h5"
+  lost+="|checkpoint '$checkpoint': rename from $checkpoint\.tmp"
+  lost+="|'$out/flow(\.xmf|_timings\.json)'): No such file or directory"
   expect "taken_$ranks" "$ranks" 1 \
-    "^stablefluids: error: (lock file '$lock' was replaced while this run held it \(now host=$(hostname) pid=$new_holder .*job=$work/taker_$ranks.yaml\): another run may have taken the directory; the run stops here|cannot write output frame '$out/flow_[0-9]{6}\.h5': rename from $out/flow_[0-9]{6}\.h5\.tmp: No such file or directory \(earlier files are untouched\))"
+    "^stablefluids: error: (lock file '$lock' was replaced while this run held it \(now host=$(hostname) pid=$new_holder .*job=$work/taker_$ranks.yaml\): another run may have taken the directory; the run stops here|cannot write $lost)"
   check "lock file taken at $ranks ranks: the second run's lock file is still there" \
     test "$(holder_pid "$lock")" = "$new_holder"
   check "lock file taken at $ranks ranks: the second run goes on" kill -0 "$taker"
