@@ -89,7 +89,11 @@ struct FreeSurfaceProjection::Impl {
   std::vector<unsigned char> open_walls;
 
   PetscErrorCode assemble(const ConstArrayView& level, PetscInt* dirichlet);
+  /// b, and the start of the solve: the last pressure, 0 in the rows that are not liquid.
   PetscErrorCode compute_rhs(Field& velocity, const ConstArrayView& level, double dt);
+  /// Starts the solve of `op` from 0 instead of the last pressure where that is the worse start
+  /// (|b - op p| > |b|; see project()).
+  PetscErrorCode start_from_the_better_guess(Mat op);
   PetscErrorCode subtract_gradient(Field& velocity, const ConstArrayView& level, double dt);
   /// Without air and open faces (`dirichlet` == 0) the pressure is fixed up to a constant over
   /// the liquid: that is the operator's null space, removed from the right-hand side.
