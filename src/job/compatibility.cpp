@@ -265,7 +265,8 @@ const std::vector<Refusal> kRefusals = {
     {"vof_height_field", RefusalScope::Job, kVof, kHeightField, "liquid.interface",
      "a height field keeps its own surface: the vof interface is for a level-set surface", ""},
     {"vof_halo_one", RefusalScope::Job, kVof, kHaloOne, "grid.halo",
-     "the vof interface reads one cell beyond the halo's first: it needs grid.halo >= 2", ""},
+     "the vof interface reads one cell beyond the halo's first: it needs grid.halo >= 2",
+     "set grid.halo: 2, or liquid.interface: level_set"},
     {"vof_inflow_liquid", RefusalScope::Side, kInflowLiquid, kVof, "boundary.<axis>.<side>.liquid",
      "the vof interface does not carry liquid in through an inflow face yet",
      "use liquid.interface: level_set"},
@@ -275,7 +276,7 @@ const std::vector<Refusal> kRefusals = {
     {"volume_control_vof", RefusalScope::Job, kVolumeControl, kVof, "liquid.volume_control",
      "the vof interface keeps the liquid's volume by itself: the controller is for "
      "liquid.interface: level_set",
-     "remove liquid.volume_control"},
+     "remove liquid.volume_control, or set liquid.interface: level_set"},
     {"volume_control_height_field", RefusalScope::Job, kVolumeControl, kHeightField,
      "liquid.volume_control", "the controller acts on a level-set surface's projection",
      "remove liquid.volume_control"},

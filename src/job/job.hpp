@@ -396,11 +396,12 @@ struct LiquidConfig {
   // vertical column (height_field.hpp; Foster & Metaxas §4.3).
   enum class Surface { LevelSet, HeightField };
   Surface surface = Surface::LevelSet;
-  // What carries a level-set surface: the level set itself, corrected by marker particles, or
-  // the liquid's volume fraction in flux form, which keeps the volume to rounding and imposes
-  // the level set (volume_of_fluid.hpp).
+  // What carries a level-set surface: the liquid's volume fraction in flux form, which keeps
+  // the volume to rounding and imposes the level set (volume_of_fluid.hpp; the default), or the
+  // level set itself, corrected by marker particles. A height field has its own surface and
+  // takes LevelSet here (the parser sets it).
   enum class Interface { LevelSet, Vof };
-  Interface interface = Interface::LevelSet;
+  Interface interface = Interface::Vof;
   static constexpr const char* kFractionName = "liquid_fraction";
   std::vector<Region> initial;  // the liquid at the start: the union of these regions
   // Half-width of the band, in cells of the smallest spacing, in which reinitialisation keeps

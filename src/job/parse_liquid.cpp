@@ -38,18 +38,28 @@ LiquidConfig JobParser::parse_liquid(const std::optional<Field>& field, int dim)
         {{"level_set", LiquidConfig::Surface::LevelSet},
          {"height_field", LiquidConfig::Surface::HeightField}});
   }
-  if (const auto interface = map.find("interface")) {
-    liquid.interface = read_choice<LiquidConfig::Interface>(
+  // The volume fraction is the default interface: it keeps the liquid's volume to rounding,
+  // where the particle level set loses some in every splash. A height field keeps its own
+  // surface and has no interface to choose.
+  const bool height_field = liquid.surface == LiquidConfig::Surface::HeightField;
+  const auto interface = map.find("interface");
+  using Interface = LiquidConfig::Interface;
+  liquid.interface = height_field ? Interface::LevelSet : Interface::Vof;
+  if (interface) {
+    liquid.interface = read_choice<Interface>(
         *interface, "liquid interface",
-        {{"level_set", LiquidConfig::Interface::LevelSet}, {"vof", LiquidConfig::Interface::Vof}});
+        {{"level_set", Interface::LevelSet}, {"vof", Interface::Vof}});
   }
-  const bool vof = liquid.interface == LiquidConfig::Interface::Vof;
+  const bool vof = liquid.interface == Interface::Vof;
   // The fraction is moved by its own fluxes: marker particles have no level set to correct.
   if (vof)
     if (const auto given = map.find("particles"))
-      fail(*given, "is for liquid.interface: level_set; the vof interface has no marker "
-                   "particles");
-  const bool height_field = liquid.surface == LiquidConfig::Surface::HeightField;
+      fail(*given, interface ? "is for liquid.interface: level_set; the vof interface has no "
+                               "marker particles"
+                             : "is for liquid.interface: level_set (the particle level set); the "
+                               "default interface, vof, has no marker particles: add "
+                               "`interface: level_set` to the liquid section, or remove "
+                               "`particles`");
   // What a height field (height_field.hpp) cannot have: it keeps no level set of its own to
   // correct, and liquid that appears or vanishes in a region is not a column's height.
   for (const char* key : {"particles", "reinitialise_every", "sources", "sinks"}) {

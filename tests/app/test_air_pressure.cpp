@@ -24,6 +24,7 @@ std::string tank(const std::string& name, const std::string& air) {
          "forces: {gravity: [0, -1]}\n"
          "liquid:\n"
          "  initial: [{shape: box, lower: [-1, -1], upper: [3, 0.5]}]\n"
+         "  interface: level_set\n"
          "  particles: {per_cell: 0}\n" + air +
          "pressure: {tolerance: 1e-12}\n"
          "time: {dt: 0.02, end: 1}\n"

@@ -45,7 +45,7 @@ JobConfig liquid_job(int dim, long n, const std::string& liquid_initial, double 
       (dim == 3 ? ", 1" : "") + "]}\n"
       "forces: {gravity: [0, -9.81" + (dim == 3 ? ", 0" : "") + "]}\n"
       "advection: {interpolation: monotone_cubic}\n"
-      "liquid: {initial: " + liquid_initial + "}\n"
+      "liquid: {interface: level_set, initial: " + liquid_initial + "}\n"
       "time: {dt: " + std::to_string(dt) + ", end: " + std::to_string(end) + "}\n"
       "diagnostics: {probes: {w: " + probe + "}}\n"
       + scratch_output();
@@ -243,7 +243,8 @@ TEST(FreeSurface, TheLiquidIsDivergenceFreeWhereItLeavesTheWalls) {
       "forces: {gravity: [0, -9.81]}\n"
       "advection: {interpolation: monotone_cubic}\n"
       "obstacles: [{shape: box, lower: [1.0, 0.0], upper: [1.15, 0.15], boundary: free-slip}]\n"
-      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.4, 0.5]}],\n"
+      "liquid: {interface: level_set,"
+      " initial: [{shape: box, lower: [-1, -1], upper: [0.4, 0.5]}],\n"
       "         particles: {per_cell: 16}}\n"
       "time: {dt: 0.005, end: 0.8}\n"
       + scratch_output();
@@ -289,7 +290,8 @@ TEST(FreeSurface, AnInflowFaceCarriesLiquidIntoTheChannel) {
         "  y: free-slip\n"
         "forces: {gravity: [0, " + std::to_string(gravity) + "]}\n"
         "advection: {interpolation: monotone_cubic}\n"
-        "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [0.0625, 0.125]}]}\n"
+        "liquid: {interface: level_set,"
+        " initial: [{shape: box, lower: [-1, -1], upper: [0.0625, 0.125]}]}\n"
         "time: {dt: 0.01, end: 1.0}\n"
         + scratch_output();
     const JobConfig job = parse_job(text, "channel.yaml");
@@ -645,7 +647,8 @@ TEST(FreeSurface, TheVolumeControllerHoldsALeakingLevelSetsVolume) {
            "grid: {cells: [32, 32]}\n"
            "boundary: {x: periodic, y: periodic}\n"
            "velocity: {initial: {type: uniform, value: [1, 0.5]}}\n"
-           "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.25}],"
+           "liquid: {interface: level_set,"
+           " initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.25}],"
            " particles: {per_cell: 0}" +
            std::string(control ? ", volume_control: {response_time: 0.1}" : "") + "}\n"
            "time: {dt: 0.01, end: 2}\n" + scratch_output();
@@ -740,7 +743,7 @@ TEST(FreeSurface, APistonRaisesTheWaterItPushes) {
       "advection: {interpolation: monotone_cubic}\n"
       "obstacles: [{shape: box, lower: [-1, -1], upper: [0.1, 2], boundary: free-slip,\n"
       "             motion: {velocity: [0.2, 0]}}]\n"
-      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}]}\n"
+      "liquid: {interface: level_set, initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}]}\n"
       "time: {dt: 0.01, end: 1}\n"
       "diagnostics: {probes: {w: [0.75, 0.5]}}\n"
       + scratch_output();

@@ -158,7 +158,7 @@ TEST(Restart, ContinuesBitForBitWithTheSecondOrderStep) { expect_restart_bit_for
 TEST(Restart, ContinuesBitForBitWithALiquid) {
   expect_restart_bit_for_bit(
       "stam",
-      "liquid: {initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}],"
+      "liquid: {interface: level_set, initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}],"
       " reinitialise_every: 2}\n",
       {"phi", "liquid_fraction"});
 }
@@ -991,7 +991,8 @@ TEST(Latest, PruningNeverRemovesTheCheckpointJustWritten) {
 TEST(Restart, MarkerParticlesComeBackOnAnyRankCount) {
   const std::string dir = scratch() + "/particles";
   const std::string liquid =
-      "liquid: {initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}]}\n";
+      "liquid: {interface: level_set,"
+      " initial: [{shape: sphere, center: [0.3, 0.7], radius: 0.12}]}\n";
   run_on_two_ranks(dir, job_text(0.3, dir, liquid));
   const std::vector<std::string> paths = checkpoints_in(dir);
   ASSERT_FALSE(paths.empty());

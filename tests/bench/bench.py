@@ -609,7 +609,7 @@ def feature_jobs(dim):
               "advection": {"interpolation": "monotone_cubic"},
               "liquid": {"initial": [{"shape": "box", "lower": [-1.0] * dim,
                                       "upper": [2.0, 0.5] + [2.0] * (dim - 2)}],
-                         "particles": {"per_cell": 0}}}
+                         "interface": "level_set", "particles": {"per_cell": 0}}}
     particles = {**liquid, "liquid": {**liquid["liquid"], "particles": {"per_cell": 16}}}
     periodic = {"boundary": {a: "periodic" for a in "xyz"[:dim]}}
     outflow = {"boundary": {"y": {"lower": "no-slip", "upper": "outflow"}}}

@@ -52,6 +52,12 @@ def liquid_surface(job):
     return "height_field" if liquid.get("surface") == "height_field" else "level_set"
 
 
+def uses_vof(job):
+    """The volume fraction carries the surface: the default interface of a level-set surface."""
+    liquid = job.get("liquid") or {}
+    return liquid_surface(job) == "level_set" and liquid.get("interface", "vof") == "vof"
+
+
 def plan(path):
     job = load_job(path)
     time = job["time"]
@@ -78,8 +84,7 @@ def expected_datasets(job, dim):
     if surface != "none":
         names += ["phi", "liquid_fraction"]
         # The volume fraction has no marker particles (the parser refuses them with it).
-        vof = job["liquid"].get("interface") == "vof"
-        particles = 0 if vof else (job["liquid"].get("particles") or {}).get("per_cell", 16)
+        particles = 0 if uses_vof(job) else (job["liquid"].get("particles") or {}).get("per_cell", 16)
         if surface == "level_set" and particles > 0:
             names += ["particles/position", "particles/sign", "particles/radius"]
     return names
@@ -95,7 +100,7 @@ def expected_columns(job, dim):
     columns += [f"{name}_total" for name in (job.get("scalars") or {})]
     if liquid_surface(job) != "none":
         columns += ["liquid_volume", "liquid_volume_change"]
-        if (job.get("liquid") or {}).get("interface") == "vof":
+        if uses_vof(job):
             columns += ["fraction_substeps", "fraction_clipped_volume", "air_band_iterations",
                         "bubble_cells"]
     for probe in (job.get("diagnostics") or {}).get("probes") or {}:

@@ -77,6 +77,7 @@ boundary: {x: no-slip, y: no-slip}
 forces: {gravity: [0, -1]}
 liquid:
   initial: [{shape: box, lower: [-1, -1], upper: [3, 0.75]}]
+  interface: level_set
   particles: {per_cell: 0}
 obstacles: [{shape: sphere, center: [1, $2], radius: 0.12, floating: {density: 3}}]
 time: {dt: 0.02, end: 8}

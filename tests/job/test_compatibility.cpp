@@ -21,7 +21,8 @@ using sf::test::kHead;
 // kHead in 3D (a mesh obstacle needs one), also five lines.
 const std::string kHead3 = "grid:\n  cells: [8, 8, 8]\ntime:\n  dt: 0.1\n  end: 1.0\n";
 // A liquid, on one line.
-const std::string kLiquid = "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}]}\n";
+const std::string kLiquid = "liquid: {interface: level_set,"
+                            " initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}]}\n";
 // A periodic box, on one line.
 const std::string kPeriodic = "boundary: {x: periodic, y: periodic}\n";
 // Fire's two scalars, on one line.
@@ -126,14 +127,16 @@ const std::vector<Case> kCases = {
              " surface: height_field, volume_control: {}}\n",
      7, "liquid.volume_control", "", ", volume_control: {}", ""},
     {"volume_control_liquid_flows",
-     kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], volume_control: {},"
+     kHead + "liquid: {interface: level_set,"
+             " initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}], volume_control: {},"
              " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9]}]}\n",
      6, "liquid.volume_control", "", " volume_control: {},", ""},
     {"volume_control_inflow_liquid",
      kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0],\n"
              "            liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.2]}]}\n"
              "    upper: outflow\n"
-             "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
+             "liquid: {interface: level_set,"
+             " initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
              " volume_control: {}}\n",
      9, "boundary.x.lower.liquid", "", ", volume_control: {}", ""},
     {"height_field_gravity",

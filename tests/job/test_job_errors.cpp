@@ -545,7 +545,8 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:10: obstacles[0].surface: a viscosity that follows a scalar has no cut faces "
           "yet (fluid.viscosity on line 8): give this obstacle surface: staircase"}},
         {kHead + "scalars: {t: {}}\nfluid: {viscosity: {from: t, values: [[0, 1]]}}\n"
-                 "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+                 "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
                  "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
                  " floating: {density: 0.5}}\n",
          {"job.yaml:10: obstacles[0].floating: a floating body's drag needs a constant "
@@ -706,7 +707,7 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: fire.flame: unknown key (expected one of: fuel, temperature, soot, "
           "burn_rate, ignition_temperature, heat, soot_yield, expansion)"}},
         {kHead + "scalars: {fuel: {}, temperature: {}}\nfire: {burn_rate: 1}\n"
-         "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n",
          {"job.yaml:7: fire: fire burns in a gas: a job with a liquid cannot have one"}},
     }},
     {"TextureWithoutAPeriodOrWithATakenName", {
@@ -962,29 +963,34 @@ const std::vector<Group> kRefusedJobs = {
         {kHead + "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " floating: {density: 0.5}}\n",
          {"job.yaml:7: obstacles[0].floating: a floating body needs a liquid to float in"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " floating: {density: 0.5}, motion: {velocity: [1, 0]}}\n",
          {"job.yaml:8: obstacles[0].motion: a floating body is moved by gravity and the liquid: "
           "give it no motion"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {density: 0}}\n",
          {"job.yaml:8: obstacles[0].floating.density: must be > 0"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {mass: 2}}\n",
          {"job.yaml:8: obstacles[0].floating.mass: unknown key (expected one of: density, turns, "
           "velocity, angular_velocity)"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1],"
          " floating: {density: 1, turns: false, angular_velocity: 1}}\n",
          {"job.yaml:8: obstacles[0].floating.angular_velocity: a body that does not turn "
           "(turns: false) has no angular velocity"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], surface: cut,"
          " floating: {density: 1}}\n",
          {"job.yaml:8: obstacles[0].floating: a floating body is a staircase for now"}},
         {kHead + "boundary: {x: periodic}\n"
-         "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+         "liquid: {interface: level_set, initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "obstacles:\n  - {shape: box, lower: [0, 0], upper: [1, 1], floating: {density: 1}}\n",
          {"job.yaml:9: obstacles[0].floating: a floating body in a domain with periodic axes is "
           "not supported yet (x is periodic)"}},
@@ -1006,41 +1012,51 @@ const std::vector<Group> kRefusedJobs = {
          " upper: [1, 1], motion: {velocity: [1, 0]}}]\n",
          {"job.yaml:8: obstacles[0].motion: a moving or floating obstacle displaces the water of a "
           "height field's columns"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " surface: sheet}\n",
          {"job.yaml:6: liquid.surface: "}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " spray: {rate: 10}}\n",
          {"job.yaml:6: liquid.spray.threshold: missing required key"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " spray: {threshold: 1, drag: -1}}\n",
          {"job.yaml:6: liquid.spray.drag: must be >= 0"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " spray: {threshold: 1, foam_life: 0}}\n",
          {"job.yaml:6: liquid.spray.foam_life: must be > 0"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}],"
          " spray: {threshold: 1, size: 2}}\n",
          {"job.yaml:6: liquid.spray.size: unknown key (expected one of: threshold, rate, radius, "
           "spread, drag, split_time, foam_life)"}},
         {kHead + "liquid: {band: 3}\n",
          {"job.yaml:6: liquid.initial: missing required key"}},
-        {kHead + "liquid: {initial: []}\n",
+        {kHead + "liquid: {interface: level_set, initial: []}\n",
          {"job.yaml:6: liquid.initial: needs at least one region (the liquid at the start)"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0]}]}\n",
+        {kHead + "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0]}]}\n",
          {"job.yaml:6: liquid.initial[0].radius: missing required key"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], band: 1}\n",
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}], band: 1}\n",
          {"job.yaml:6: liquid.band: expected an integer >= 2 and <= 1000, got \"1\""}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " reinitialise_every: 0}\n",
          {"job.yaml:6: liquid.reinitialise_every: expected an integer >= 1"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
                  "  air_pressure: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n",
          {"job.yaml:7: liquid.air_pressure[0].pressure: missing required key"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],\n"
                  "  air_pressure: [{shape: box, lower: [0, 0], upper: [1, 1], pressure: 1,"
                  " start: 2, end: 1}]}\n",
          {"job.yaml:7: liquid.air_pressure[0].end: must be after start (2)"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}], depth: 1}\n",
          {"job.yaml:6: liquid.depth: unknown key (expected one of: initial, band, "
           "reinitialise_every, particles, sources, sinks, air_pressure, spray, surface, interface, volume_control)"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
@@ -1048,25 +1064,41 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:6: liquid.particles: is for liquid.interface: level_set; the vof interface "
           "has no marker particles"}},
         {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " particles: {per_cell: 4}}\n",
+         {"job.yaml:6: liquid.particles: is for liquid.interface: level_set (the particle level "
+          "set); the default interface, vof, has no marker particles: add `interface: level_set` "
+          "to the liquid section, or remove `particles`"}},
+        // The default interface (vof) names what to set for what only the level set does.
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+         " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9]}]}\n",
+         {"job.yaml:6: liquid.sources: the vof interface does not add or remove liquid in regions "
+          "yet: use liquid.interface: level_set"}},
+        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " interface: volume}\n",
          {"job.yaml:6: liquid.interface:"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {per_cell: -1}}\n",
          {"job.yaml:6: liquid.particles.per_cell: expected an integer from 0 to 1024"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {band: 11}}\n",
          {"job.yaml:6: liquid.particles.band: expected an integer from 1 to 10"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {reseed_every: 0}}\n",
          {"job.yaml:6: liquid.particles.reseed_every: expected an integer from 1 to 100000"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " particles: {count: 3}}\n",
          {"job.yaml:6: liquid.particles.count: unknown key (expected one of: per_cell, band, "
           "reseed_every)"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " sources: [{shape: sphere, center: [0, 0], radius: 1, start: 2, end: 1}]}\n",
          {"job.yaml:6: liquid.sources[0].end: must be after start (2"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " sinks: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0, 1]}]}\n",
          {"job.yaml:6: liquid.sinks[0].velocity: unknown key"}},
         // An inflow face carries liquid only into a job that has one, and only an inflow does.
@@ -1076,28 +1108,29 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:9: boundary.x.lower.liquid: an inflow carries liquid only in a job with a "
           "liquid"}},
         {kHead + "boundary:\n  y:\n    lower: {type: free-slip, liquid: []}\n"
-         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:8: boundary.y.lower.liquid: unknown key for type 'free-slip'"}},
         {kHead + "boundary:\n  x:\n    lower: {type: inflow, velocity: [1, 0], liquid: []}\n"
          "    upper: outflow\n"
-         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:8: boundary.x.lower.liquid: needs at least one region"}},
-        {kHead + "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}],"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: sphere, center: [0, 0], radius: 1}],"
          " sources: [{shape: sphere, center: [0, 0], radius: 1, velocity: [0]}]}\n",
          {"job.yaml:6: liquid.sources[0].velocity"}},
         {"grid: {cells: [8, 8], halo: 2}\ntime: {scheme: bdf2, dt: 0.1, end: 1}\n"
          "advection: {interpolation: cubic}\n"
-         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:2: time.scheme: a liquid runs with Stam's step only (time.scheme: stam)"}},
         {kHead + "pressure: {max_divergence: 1e-6}\n"
-         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:6: pressure.max_divergence: the free-surface projection of a liquid stops "
           "on pressure.tolerance only"}},
         {kHead + "obstacles:\n  - {shape: sphere, center: [0, 0], radius: 1}\n"
          "  - {shape: sphere, center: [1, 0], radius: 1, surface: cut}\n"
-         "liquid: {initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
+         "liquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0], radius: 1}]}\n",
          {"job.yaml:8: obstacles[1].surface: a liquid's projection has no cut faces yet"}},
-        {kHead + "scalars: {phi: {}}\nliquid: {initial: [{shape: sphere, center: [0, 0],"
+        {kHead + "scalars: {phi: {}}\nliquid: {interface: level_set, initial: [{shape: sphere, center: [0, 0],"
          " radius: 1}]}\n",
          {"job.yaml:7: liquid: a liquid's level set is the field 'phi': rename the scalar of "
           "that name"}},
@@ -1138,7 +1171,8 @@ const std::vector<Group> kRefusedJobs = {
          {"job.yaml:7: viscoelastic: its strain is held in the run's scalars strain_xx, "
           "strain_yy, strain_xy, and in 3D strain_zz, strain_xz, strain_yz (the job declares a "
           "scalar 'strain_xy' itself): rename the job's scalar"}},
-        {kHead + "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
+        {kHead + "liquid: {interface: level_set,"
+                 " initial: [{shape: box, lower: [0, 0], upper: [1, 1]}]}\n"
          "viscoelastic: {elastic_modulus: 1, threshold: 0.5}\n",
          {"job.yaml:7: viscoelastic.threshold: is the threshold of a `material` scalar"}},
         {"grid: {cells: [8, 8], halo: 3}\ntime: {dt: 0.1, end: 1, scheme: bdf2}\n"

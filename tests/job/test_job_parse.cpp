@@ -564,24 +564,38 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   EXPECT_EQ(job.liquid.band, 5);
   EXPECT_EQ(job.liquid.reinitialise_every, 1);
   const sf::JobConfig tuned = sf::parse_job(
-      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}], band: 3,"
+      head + "liquid: {interface: level_set,"
+             " initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}], band: 3,"
              " reinitialise_every: 4}\n",
       "a");
   EXPECT_EQ(tuned.liquid.band, 3);
   EXPECT_EQ(tuned.liquid.reinitialise_every, 4);
-  // Marker particles: on by default, 16 a cell in 2D and 3D, 3 cells either side, reseeded
-  // every 20 steps; per_cell: 0 turns them off.
-  EXPECT_EQ(job.liquid.particles.per_cell, 16);
-  EXPECT_EQ(job.liquid.particles.band, 3);
-  EXPECT_EQ(job.liquid.particles.reseed_every, 20);
+  // The interface: the volume fraction by default, which has no marker particles; the level
+  // set when asked for; a height field has its own surface (no interface: LevelSet).
+  EXPECT_EQ(job.liquid.interface, sf::LiquidConfig::Interface::Vof);
+  EXPECT_EQ(job.liquid.particles.per_cell, 0);
+  EXPECT_EQ(tuned.liquid.interface, sf::LiquidConfig::Interface::LevelSet);
+  EXPECT_EQ(sf::parse_job(head + "forces: {gravity: [0, -1]}\n"
+                                 "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, 0.5]}],"
+                                 " surface: height_field}\n",
+                          "a")
+                .liquid.interface,
+            sf::LiquidConfig::Interface::LevelSet);
+  // Marker particles with the level set: on by default, 16 a cell in 2D and 3D, 3 cells either
+  // side, reseeded every 20 steps; per_cell: 0 turns them off.
+  EXPECT_EQ(tuned.liquid.particles.per_cell, 16);
+  EXPECT_EQ(tuned.liquid.particles.band, 3);
+  EXPECT_EQ(tuned.liquid.particles.reseed_every, 20);
   const std::string cube = "grid: {cells: [8, 8, 8]}\ntime: {dt: 1, end: 1}\n";
-  EXPECT_EQ(sf::parse_job(cube + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5, 0.5],"
+  EXPECT_EQ(sf::parse_job(cube + "liquid: {interface: level_set,"
+                                 " initial: [{shape: sphere, center: [0.5, 0.5, 0.5],"
                                  " radius: 0.2}]}\n",
                           "a")
                 .liquid.particles.per_cell,
             16);
   const sf::JobConfig particles = sf::parse_job(
-      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
+      head + "liquid: {interface: level_set,"
+             " initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
              " particles: {per_cell: 0, band: 2, reseed_every: 5}}\n",
       "a");
   EXPECT_EQ(particles.liquid.particles.per_cell, 0);
@@ -589,7 +603,8 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   EXPECT_EQ(particles.liquid.particles.reseed_every, 5);
   // Sources (optionally with a velocity) and sinks, each with its time span.
   const sf::JobConfig flows = sf::parse_job(
-      head + "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
+      head + "liquid: {interface: level_set,"
+             " initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}],"
              " sources: [{shape: box, lower: [0, 0.8], upper: [0.1, 0.9], velocity: [1, 0],"
              " start: 0.5}],"
              " sinks: [{shape: sphere, center: [1, 0], radius: 0.1, end: 2}]}\n",
@@ -608,7 +623,8 @@ TEST(Config, LiquidSectionAndItsDefaults) {
   const sf::JobConfig inflow = sf::parse_job(
       head + "boundary: {x: {lower: {type: inflow, velocity: [1, 0],"
              " liquid: [{shape: box, lower: [-1, -1], upper: [0, 0.25]}]}, upper: outflow}}\n"
-             "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}]}\n",
+             "liquid: {interface: level_set,"
+             " initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.2}]}\n",
       "a");
   ASSERT_EQ(inflow.boundary[0][0].liquid.size(), 1u);
   EXPECT_EQ(inflow.boundary[0][0].liquid[0].upper[1], 0.25);
@@ -623,7 +639,8 @@ TEST(Config, ARestartSeesAnInflowsLiquidChange) {
                                      "boundary: {x: {lower: {type: inflow, velocity: [1, 0],"
                                      " liquid: [{shape: box, lower: [-1, -1], upper: [0, ") +
                              depth + "]}]}, upper: outflow}}\n"
-                                     "liquid: {initial: [{shape: box, lower: [0, 0], upper: [1, "
+                                     "liquid: {interface: level_set,"
+                                     " initial: [{shape: box, lower: [0, 0], upper: [1, "
                                      "0.2]}]}\n",
                          "a");
   };

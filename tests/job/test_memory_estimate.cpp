@@ -63,7 +63,7 @@ TEST(MemoryEstimate, LiquidParticlesScaleWithTheSurfaceAcrossGravity) {
       "forces: {gravity: [0, -9.81]}\nfluid: {viscosity: 0.01}\n"
       "advection: {interpolation: monotone_cubic}\n"
       "liquid:\n  initial: [{shape: box, lower: [-1, -1], upper: [0.5, 0.5]}]\n"
-      "  particles: {per_cell: 32, band: 3}\n"
+      "  interface: level_set\n  particles: {per_cell: 32, band: 3}\n"
       "viscoelastic: {elastic_modulus: 30}\n",
       "jelly.yaml");
   const sf::MemoryEstimate estimate = sf::estimate_memory(job);

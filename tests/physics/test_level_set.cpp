@@ -381,7 +381,7 @@ void carry_disc_round(long n, const std::string& interpolation, int per_cell,
       "boundary: {x: periodic, y: periodic}\n"
       "velocity: {initial: {type: uniform, value: [1.0, 0.5]}}\n"
       "advection: {interpolation: " + interpolation + "}\n"
-      "liquid: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.25}],"
+      "liquid: {interface: level_set, initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.25}],"
       " particles: {per_cell: " + std::to_string(per_cell) + "}}\n"
       "time: {dt: 1, end: 2}\n";
   const JobConfig job = parse_job(text, "carried_disc.yaml");

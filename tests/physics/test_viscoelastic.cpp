@@ -133,7 +133,7 @@ TEST(Viscoelastic, WithALiquidTheStrainLivesInTheLiquidCells) {
       "grid: {cells: [12, 12]}\n"
       "boundary: {x: free-slip, y: free-slip}\n"
       "advection: {interpolation: monotone_cubic}\n"
-      "liquid: {initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}],"
+      "liquid: {interface: level_set, initial: [{shape: box, lower: [-1, -1], upper: [2, 0.5]}],"
       " particles: {per_cell: 0}}\n"
       "viscoelastic: {elastic_modulus: 1}\n"
       "time: {dt: 0.01, end: 1}\n"

@@ -22,6 +22,7 @@ inline std::string pool(const std::string& name, double depth, const std::string
          "liquid:\n"
          "  initial: [{shape: box, lower: [-1, -1], upper: [3, " + std::to_string(depth) + "]}" +
          more + "]\n"
+         "  interface: level_set\n"
          "  particles: {per_cell: 0}\n"
          "  spray: {" + spray + "}\n"
          "time: {dt: 0.05, end: 100}\n"
