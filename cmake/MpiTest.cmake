@@ -1,10 +1,14 @@
 # stablefluids_add_mpi_test(<target> LIBRARY <library> SOURCES <files...> RANKS <n...>
-#                           [LABELS <labels...>])
+#                           [LABELS <labels...>] [LONG <gtest pattern> LONG_RANKS <n...>])
 #
 # Builds a GoogleTest binary linked with the library it tests (which brings the layers below it)
 # and the MPI-aware main (tests/support/mpi_gtest_main.cpp) and
 # registers it once per rank count as <target>.np<n>, launched the portable way through
 # MPIEXEC_EXECUTABLE / MPIEXEC_NUMPROC_FLAG / MPIEXEC_PREFLAGS, as PETSc's and AMReX's suites do.
+# The tests LONG matches (a GoogleTest filter: names joined by ':', '*' as a wildcard) run only
+# at the rank counts LONG_RANKS, the others at every one of RANKS: a whole run of a job checked
+# against an experiment or a conservation law costs tens of seconds at each rank count, and what
+# the decomposition could change is tested by the short tests at every rank count.
 #
 # Open MPI refuses more ranks than cores unless told to oversubscribe, and refuses root unless
 # two variables say it is meant; both are normal on a developer's 2-core container, harmless on
@@ -24,7 +28,10 @@ set(STABLEFLUIDS_TEST_ENVIRONMENT
     "HWLOC_COMPONENTS=-gl")
 
 function(stablefluids_add_mpi_test target)
-  cmake_parse_arguments(ARG "" "LIBRARY" "SOURCES;RANKS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LIBRARY;LONG" "SOURCES;RANKS;LABELS;LONG_RANKS" ${ARGN})
+  if(ARG_LONG AND NOT ARG_LONG_RANKS)
+    message(FATAL_ERROR "stablefluids_add_mpi_test(${target}): LONG needs LONG_RANKS")
+  endif()
   if(NOT ARG_LIBRARY)
     message(FATAL_ERROR "stablefluids_add_mpi_test(${target}): say which LIBRARY it tests")
   endif()
@@ -46,10 +53,14 @@ function(stablefluids_add_mpi_test target)
   endif()
   foreach(ranks IN LISTS ARG_RANKS)
     set(name ${target}.np${ranks})
+    set(filter "")
+    if(ARG_LONG AND NOT ranks IN_LIST ARG_LONG_RANKS)
+      set(filter "--gtest_filter=-${ARG_LONG}")
+    endif()
     add_test(NAME ${name}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
                      ${STABLEFLUIDS_MPIEXEC_PREFLAGS} ${MPIEXEC_PREFLAGS}
-                     $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS})
+                     $<TARGET_FILE:${target}> ${filter} ${MPIEXEC_POSTFLAGS})
     set_tests_properties(${name} PROPERTIES
                          PROCESSORS ${ranks}
                          TIMEOUT 300

@@ -1,7 +1,8 @@
 // A liquid under gravity with its free surface (free_surface_projection.hpp, velocity_extension.hpp
 // and the liquid's step in schemes.cpp): a resting pool stays at rest with its volume, a
 // standing wave oscillates at the period of linear theory, and a slab leaves the ceiling it
-// hangs from, at every rank count.
+// hangs from, at every rank count; the whole runs of a dam break and of the spout at 1 and 4
+// ranks (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <array>
