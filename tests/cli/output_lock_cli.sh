@@ -13,8 +13,9 @@
 #     nothing more;
 #   - (at 2 ranks) the lock file and the steps CSV both removed: a second run can take the
 #     directory (what is not guarded); the first run stops with status 1, saying its lock file
-#     was replaced and by whom (or, stopped while writing a frame, naming the frame whose
-#     temporary file the second run removed), and leaves the second run's lock file alone;
+#     was replaced and by whom (or, stopped while writing a frame, a checkpoint, the index or
+#     the timings, naming the file whose temporary the second run removed), and leaves the
+#     second run's lock file alone;
 #   - (at 2 ranks) the steps CSV removed under a running run: status 1 naming it; a frame
 #     removed before the run's end: status 1 naming the frame, not 0.
 # usage: output_lock_cli.sh <stablefluids executable> <mpiexec>

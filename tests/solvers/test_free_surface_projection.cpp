@@ -81,8 +81,9 @@ double liquid_divergence_norm(Tank& t) {
 }
 
 // The walls stay closed (the walls' active set is not what this tests). Deep liquid with a
-// strongly divergent velocity and a short step leaves a pressure of order 1e4; then the surface drops so that most of those cells are air, and the new top row's
-// centre lies 1e-6 below it (its diagonal gains 1 / kLeastTheta), with a mild velocity. The
+// strongly divergent velocity and a short step leaves a pressure of order 1e4; then the
+// surface drops so that most of those cells are air, and the new top row's centre lies 1e-6
+// below it (its diagonal gains 1 / kLeastTheta), with a mild velocity. The
 // second solve converges, and as far as its tolerance says: max |div u| <= rtol ||div u*||_2
 // (the KSP stops at ||b - A p|| <= rtol ||b||, b = -div u* / dt) plus the gradient's rounding.
 TEST(FreeSurfaceProjection, ConvergesWhenTheLiquidMovedUnderTheLastPressure) {
