@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <petscsys.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace {
 std::string& recorded_command_line() {
   static std::string line = "(not recorded)";
   return line;
+}
+
+std::vector<std::string>& recorded_arguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
 }
 
 /// `arg` as a POSIX shell reads it back: unchanged when it is made of safe characters only,
@@ -33,6 +39,43 @@ void record_command_line(int argc, const char* const* argv) {
   std::string line;
   for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_quoted(argv[i]);
   recorded_command_line() = line;
+  recorded_arguments().assign(argv, argv + argc);
+}
+
+std::string launcher_prefix(int ranks) {
+  const std::string n = std::to_string(ranks);
+  // Open MPI's mpiexec sets OMPI_COMM_WORLD_SIZE, MPICH's and Intel MPI's PMI_SIZE; srun sets
+  // SLURM_STEP_ID (an mpiexec inside a Slurm allocation sets both, and was the launcher).
+  if (std::getenv("SLURM_STEP_ID") && !std::getenv("OMPI_COMM_WORLD_SIZE") &&
+      !std::getenv("PMI_SIZE"))
+    return "srun -n " + n;
+  if (ranks > 1 || std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"))
+    return "mpiexec -n " + n;
+  return "";
+}
+
+std::string continue_command(const std::string& launcher,
+                             const std::vector<std::string>& arguments) {
+  std::string command = launcher;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& arg = arguments[i];
+    if (i > 0) {  // argv[0] is the program, whatever its name
+      const bool restart = arg == "--restart" || arg == "-restart";
+      if (restart) {
+        if (i + 1 < arguments.size() && arguments[i + 1].rfind('-', 0) != 0) ++i;  // its value
+        continue;
+      }
+      if (arg.rfind("--restart=", 0) == 0 || arg.rfind("-restart=", 0) == 0) continue;
+    }
+    command += (command.empty() ? "" : " ") + shell_quoted(arg);
+  }
+  return command + " --restart latest";
+}
+
+std::string continue_this_run(int ranks, const std::string& job) {
+  std::vector<std::string> arguments = recorded_arguments();
+  if (arguments.empty()) arguments = {"stablefluids", job};
+  return continue_command(launcher_prefix(ranks), arguments);
 }
 
 PetscErrorCode current_provenance(MPI_Comm comm, Provenance* provenance) {

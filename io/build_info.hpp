@@ -6,6 +6,7 @@
 #include <petscsys.h>
 
 #include <string>
+#include <vector>
 
 namespace sf {
 
@@ -23,6 +24,21 @@ std::string library_versions();
 /// Remembers how this process was started, for provenance: main() calls it once with its argv,
 /// before anything is written. Runs that never call it (the unit tests) record "(not recorded)".
 void record_command_line(int argc, const char* const* argv);
+
+/// The launcher that started this process, as a user retypes it: "srun -n 4" under Slurm's srun,
+/// "mpiexec -n 4" under mpiexec (or any run of several ranks), "" for a process started alone.
+/// Read from the environment (SLURM_STEP_ID, OMPI_COMM_WORLD_SIZE, PMI_SIZE) and `ranks`.
+std::string launcher_prefix(int ranks);
+
+/// The whole command that continues a stopped run from its newest checkpoint: `launcher`, then
+/// `arguments` (argv as given: the program, the job, --set flags, PETSc options) shell-quoted
+/// where needed, with any --restart and its value replaced by a final `--restart latest`.
+std::string continue_command(const std::string& launcher,
+                             const std::vector<std::string>& arguments);
+
+/// continue_command() for this process: its launcher and the argv record_command_line() kept;
+/// without a record (the unit tests), "stablefluids <job> --restart latest".
+std::string continue_this_run(int ranks, const std::string& job);
 
 /// Who wrote a file, and how: the version, the commit, when (UTC, ISO 8601), the rank count, the
 /// command line (shell-quoted where needed), every PETSc option in force (command line and the

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -105,6 +106,10 @@ PetscErrorCode RunLog::open(const Grid& grid, const std::string& directory,
   span_ = span;
   wall_start_ = MPI_Wtime();
   earlier_segments_.clear();
+  const auto volume = std::find(diagnostics.begin(), diagnostics.end(), "liquid_volume_change");
+  volume_change_column_ =
+      volume == diagnostics.end() ? -1 : static_cast<int>(volume - diagnostics.begin());
+  volume_change_last_ = volume_change_largest_ = 0.0;
   PetscMPIInt rank;
   PetscCallMPI(MPI_Comm_rank(grid.comm(), &rank));
   const std::string path = steps_path();
@@ -195,7 +200,16 @@ PetscErrorCode RunLog::record(const StepReport& r) {
                   static_cast<long long>(r.diffusion_iterations),
                   static_cast<long long>(r.remote_points), r.wall_seconds, r.output_seconds,
                   r.insitu_seconds, elapsed > 0.0 ? steps / elapsed : 0.0, clock(eta).c_str());
-    PetscCall(PetscPrintf(grid_->comm(), "%s\n", line));
+    char volume[64] = "";
+    if (volume_change_column_ >= 0 &&
+        volume_change_column_ < static_cast<int>(r.diagnostics.size()))
+      std::snprintf(volume, sizeof volume, "  liquid volume %+.2g%%",
+                    r.diagnostics[volume_change_column_]);
+    PetscCall(PetscPrintf(grid_->comm(), "%s%s\n", line, volume));
+  }
+  if (volume_change_column_ >= 0 && volume_change_column_ < static_cast<int>(r.diagnostics.size())) {
+    volume_change_last_ = r.diagnostics[volume_change_column_];
+    volume_change_largest_ = std::max(volume_change_largest_, std::fabs(volume_change_last_));
   }
   if (csv_) {
     std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f,%.6f",
@@ -259,6 +273,11 @@ PetscErrorCode RunLog::finish(const std::vector<StageTime>& stages, PetscInt las
                         "  of it: at start %.1f MB per rank (program and libraries)%s; the run's "
                         "data and solvers %.1f bytes per cell\n",
                         marks_max[0] / 1e6, in_situ, data_sum / cells));
+  if (volume_change_column_ >= 0)
+    PetscCall(PetscPrintf(comm,
+                          "liquid volume: changed by %+.3g %% since the start; largest change "
+                          "%.3g %% over these steps\n",
+                          volume_change_last_, volume_change_largest_));
 
   Provenance provenance;
   PetscCall(current_provenance(comm, &provenance));

@@ -76,12 +76,13 @@ public:
   PetscErrorCode report_decomposition(const Decomposition& d, int face_exchanges,
                                       int cell_exchanges);
 
-  /// Prints the progress line (every span.progress_every steps and at the end) and appends the
-  /// CSV row (rank 0). Not collective.
+  /// Prints the progress line (every span.progress_every steps and at the end; with a liquid, its
+  /// volume change since the start) and appends the CSV row (rank 0). Not collective.
   PetscErrorCode record(const StepReport& report);
   /// Prints the timing table and writes <name>_timings.json: per stage the maximum over ranks of
   /// the seconds spent, the totals, seconds per step, peak memory per rank and bytes per cell,
-  /// all for the steps this process ran (first_step to `last_step`); and the list of segments,
+  /// all for the steps this process ran (first_step to `last_step`), with a liquid's largest
+  /// volume change over them; and the list of segments,
   /// one per process that ran part of the job (requeued runs), with the whole job's totals.
   /// `ended` says how this segment ended ("end" or the signal's name). Collective.
   /// Keeps this rank's marks for the memory report of finish().
@@ -105,6 +106,10 @@ private:
   std::string decomposition_json_;
   MemoryMarks marks_;
   std::vector<std::string> earlier_segments_;  // rank 0: lines of the previous timings JSON
+  // A liquid's volume change (the diagnostics column liquid_volume_change, in percent), shown
+  // on the progress line and, its largest magnitude over this process's steps, in the summary.
+  int volume_change_column_ = -1;  // index in StepReport::diagnostics; -1: no liquid
+  double volume_change_last_ = 0.0, volume_change_largest_ = 0.0;
 };
 
 }  // namespace sf

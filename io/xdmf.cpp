@@ -40,34 +40,44 @@ std::string close_series(std::ostringstream& out) {
 
 std::string render_xdmf(const XdmfGrid& grid, const std::vector<XdmfAttribute>& attributes,
                         const std::vector<XdmfFrame>& frames) {
-  const int dim = grid.dim;
-  std::string nodes, cells, origin, spacing;
-  for (int a = dim - 1; a >= 0; --a) {
-    const char* sep = a == dim - 1 ? "" : " ";
-    nodes += sep + std::to_string(grid.cells[a] + 1);
-    cells += sep + std::to_string(grid.cells[a]);
-    origin += sep + format_double(grid.origin[a]);
-    spacing += sep + format_double(grid.spacing[a]);
+  // A 2D grid is indexed as a 3D one a cell thick, centred on z = 0, because ParaView 5.11's
+  // readers (XDMF Reader and Xdmf3 Reader S/T) place a 2DCoRectMesh's axes on their Y and Z,
+  // while the velocity stays (u, v): glyphs and stream lines come out wrong. The 2D datasets
+  // keep their own shape (ny, nx[, components]); both readers take them as (1, ny, nx[, ...]),
+  // which tests/io/paraview_2d_frame.py checks with ParaView's own readers.
+  std::array<long, 3> cells_xyz = grid.cells;
+  std::array<double, 3> origin_xyz = grid.origin, spacing_xyz = grid.spacing;
+  if (grid.dim == 2) {
+    cells_xyz[2] = 1;
+    spacing_xyz[2] = grid.spacing[0];
+    origin_xyz[2] = -0.5 * spacing_xyz[2];
   }
-  const std::string topology = dim == 3 ? "3DCoRectMesh" : "2DCoRectMesh";
-  const std::string geometry = dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY";
+  std::string nodes, cells, origin, spacing;
+  for (int a = 2; a >= 0; --a) {
+    const char* sep = a == 2 ? "" : " ";
+    nodes += sep + std::to_string(cells_xyz[a] + 1);
+    cells += sep + std::to_string(cells_xyz[a]);
+    origin += sep + format_double(origin_xyz[a]);
+    spacing += sep + format_double(spacing_xyz[a]);
+  }
 
   std::ostringstream out;
   open_series(out,
-              "Written by stablefluids: cell-centred fields on a uniform grid, nondimensional. "
+              "Written by stablefluids: cell-centred fields on a uniform grid, in the job's units. "
               "Each .h5 file describes itself (h5dump -H): units, centring and axis order on "
               "every dataset, the job and how it was run on the root.",
               "TimeSeries");
   for (const XdmfFrame& frame : frames) {
     out << "      <Grid Name=\"frame\" GridType=\"Uniform\">\n"
         << "        <Time Value=\"" << format_double(frame.time) << "\"/>\n"
-        << "        <Topology TopologyType=\"" << topology << "\" Dimensions=\"" << nodes
-        << "\"/>\n"
-        << "        <Geometry GeometryType=\"" << geometry << "\">\n"
-        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
-        << dim << "\">" << origin << "</DataItem>\n"
-        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" Dimensions=\""
-        << dim << "\">" << spacing << "</DataItem>\n"
+        << "        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << nodes << "\"/>\n"
+        << "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" "
+           "Dimensions=\"3\">"
+        << origin << "</DataItem>\n"
+        << "          <DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" "
+           "Dimensions=\"3\">"
+        << spacing << "</DataItem>\n"
         << "        </Geometry>\n";
     for (const XdmfAttribute& attribute : attributes) {
       const bool vector = attribute.components > 1;

@@ -2,9 +2,13 @@
 """Renders the frames a job has written with the job's own Catalyst scripts, after the run, as
 they render in situ: the same scripts, the same arguments, one image per frame.
 
-    jobs/catalyst/render_frames.py JOB.yaml [--scripts N ...] [--directory DIR]
+    jobs/catalyst/render_frames.py JOB.yaml [--set KEY=VALUE ...] [--output DIR]
+                                   [--scripts N ...] [--directory DIR]
 
   JOB.yaml         the job that wrote the frames (its <output.directory>/<name>.xmf is read)
+  --set KEY=VALUE  the --set flags the run was given, as the solver reads them (e.g.
+                   --set name=trial --set output.directory=/scratch/run1); repeatable
+  --output DIR     where the run's frames are (default: the job's output.directory)
   --scripts N ...  only these entries of catalyst.scripts (0-based; default: every one)
   --directory DIR  where the images go (default: the job's catalyst.directory)
 
@@ -29,9 +33,47 @@ import yaml
 PYTHON = "/usr/bin/python3"
 
 
-def load_job(path):
-    with open(path, encoding="utf-8") as handle:
-        job = yaml.safe_load(handle) or {}
+def fail(message):
+    """Stops with a message that says what to do, not a traceback."""
+    sys.exit(f"render_frames.py: {message}")
+
+
+def apply_set(job, assignment):
+    """One --set KEY=VALUE on the job's mapping: KEY is a dotted path of sections, VALUE YAML."""
+    key, equals, text = assignment.partition("=")
+    if not equals or not key:
+        fail(f"--set needs KEY=VALUE, e.g. --set output.directory=out, got '{assignment}'")
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        fail(f"--set {key}: '{text}' is not a YAML value ({error})")
+    section = job
+    parts = key.split(".")
+    for part in parts[:-1]:
+        if section.get(part) is None:
+            section[part] = {}
+        if not isinstance(section[part], dict):
+            fail(f"--set {key}: '{part}' is not a section of the job")
+        section = section[part]
+    section[parts[-1]] = value
+
+
+def load_job(path, assignments=(), output=None):
+    if not os.path.isfile(path):
+        fail(f"no job file '{path}'")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            job = yaml.safe_load(handle) or {}
+    except (OSError, yaml.YAMLError) as error:
+        fail(f"cannot read the job '{path}': {error}")
+    if not isinstance(job, dict):
+        fail(f"'{path}' is not a job file (a YAML mapping of sections)")
+    for assignment in assignments:
+        apply_set(job, assignment)
+    if output is not None:
+        if not isinstance(job.get("output"), dict):
+            job["output"] = {}
+        job["output"]["directory"] = output
     output = job.get("output") or {}
     directory = str(output.get("directory", "output"))
     catalyst = job.get("catalyst") or {}
@@ -44,14 +86,32 @@ def load_job(path):
     }
 
 
+def script_path(job, index):
+    """catalyst.scripts[index]'s file, resolved as the solver does; stops if it is missing."""
+    script = str(job["scripts"][index].get("script"))
+    if not os.path.isabs(script):
+        script = os.path.join(job["here"], script)
+    if not os.path.isfile(script):
+        fail(f"catalyst.scripts[{index}]: no script '{script}' (a relative path is read "
+             "against the job file's directory)")
+    return script
+
+
+def index_path(job):
+    """The run's XDMF index; stops if it is missing."""
+    index_file = os.path.join(job["output"], job["name"] + ".xmf")
+    if not os.path.isfile(index_file):
+        fail(f"no frames to render: {index_file} does not exist (give the run's --set flags, "
+             "or --output with its output directory)")
+    return index_file
+
+
 def render_one(job, index, directory):
     """In a Python of its own: runs catalyst.scripts[index] over every frame."""
     import types
 
     entry = job["scripts"][index]
-    script = str(entry["script"])
-    if not os.path.isabs(script):
-        script = os.path.join(job["here"], script)
+    script = script_path(job, index)
     module = types.ModuleType("stablefluids_catalyst")
     module.args = [str(arg) for arg in entry.get("args") or []]
     module.script = script
@@ -61,9 +121,7 @@ def render_one(job, index, directory):
     sys.modules["stablefluids_catalyst"] = module
     os.environ["PARAVIEW_OVERRIDE_EXTRACTS_OUTPUT_DIRECTORY"] = directory
 
-    index_file = os.path.join(job["output"], job["name"] + ".xmf")
-    if not os.path.isfile(index_file):
-        sys.exit(f"render_frames.py: no frames to render: {index_file} does not exist")
+    index_file = index_path(job)
     steps = frame_steps(index_file)
 
     # The file-driven Catalyst miniapp's loop (paraview.demos.filedriver_miniapp), with the
@@ -131,11 +189,13 @@ def main():
     parser = argparse.ArgumentParser(prog="render_frames.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("job")
+    parser.add_argument("--set", action="append", default=[], dest="assignments")
+    parser.add_argument("--output", default=None)
     parser.add_argument("--scripts", nargs="+", type=int, default=None)
     parser.add_argument("--directory", default=None)
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()
-    job = load_job(options.job)
+    job = load_job(options.job, options.assignments, options.output)
     directory = os.path.abspath(options.directory or job["extracts"])
     if options.one is not None:
         render_one(job, options.one, directory)
@@ -146,12 +206,18 @@ def main():
     for index in chosen:
         if not 0 <= index < len(job["scripts"]):
             sys.exit(f"render_frames.py: {options.job} has no catalyst.scripts[{index}]")
+    index_path(job)
+    for index in chosen:
+        script_path(job, index)
     os.makedirs(directory, exist_ok=True)
     display = hold_display()  # noqa: F841 (held until the process exits)
     for index in chosen:
         print(f"render_frames.py: catalyst.scripts[{index}] "
               f"({job['scripts'][index].get('script')}) -> {directory}", flush=True)
-        status = subprocess.call([PYTHON, os.path.abspath(__file__), options.job,
+        forwarded = [arg for assignment in options.assignments for arg in ("--set", assignment)]
+        if options.output is not None:
+            forwarded += ["--output", options.output]
+        status = subprocess.call([PYTHON, os.path.abspath(__file__), options.job, *forwarded,
                                   "--directory", directory, "--one", str(index)])
         if status != 0:
             return status

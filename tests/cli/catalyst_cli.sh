@@ -20,8 +20,10 @@
 #      (VTK aborted with status 134 and a 50-line trace); under an X server that resets when
 #      its last client leaves (xvfb-run), it renders every time (3 of 4 runs aborted before);
 #   6. jobs/catalyst/render_frames.py renders the saved frames as the run rendered them in situ,
-#      obstacle included: the replayed image of each frame matches the in-situ image of its step
-#      (grey obstacle pixels in both), and has its name.
+#      obstacle included, for a 3D and a 2D job whose output directory was set with --set (given
+#      to render_frames.py as --set or --output): the replayed image of each frame matches the
+#      in-situ image of its step (grey obstacle pixels in both), and has its name; its mistakes
+#      (frames not found, a missing script, no job) end with a message, not a traceback.
 #   7. Catalyst is a module loaded only for jobs that name scripts: the executable links no
 #      ParaView library, a run without scripts loads none (the dynamic loader's own list, LD_DEBUG)
 #      and a run with one loads the module and ParaView; the memory report names Catalyst's
@@ -284,16 +286,14 @@ for attempt in 1 2 3; do
   fi
 done
 
-# 6. Frames rendered after the run, as in situ, obstacle included (frames carry the solid mask).
-make_job replay 0.08 "    - {script: $scripts/slice_png.py, every_steps: 2, args: [--field, temperature]}"
-sed -i -e "s|^output: .*|output: {directory: $work/out_replay, interval: 0.04}|" "$work/replay.yaml"
-if timeout 300 xvfb-run -a "$mpiexec" -n 2 "$exe" "$work/replay.yaml" > "$work/replay.log" 2>&1 &&
-   timeout 300 xvfb-run -a "$source_dir/jobs/catalyst/render_frames.py" "$work/replay.yaml" \
-     --directory "$work/replayed" >> "$work/replay.log" 2>&1; then
-  # Frames at steps 0, 2 and 4 (dt 0.02, a frame every 0.04); in situ the script ran at the same
-  # steps, and the replayed images carry the same names. (Two different steps differ in about 10%
-  # of their pixels.)
-  if "$python" - "$work/out_replay/catalyst" "$work/replayed" <<'PY'
+# 6. Frames rendered after the run, as in situ, obstacle included (frames carry the solid mask),
+# for a 3D job and a 2D one. Each run is given its output directory with --set, as a user
+# moving a run to scratch does; render_frames.py is given the same flag (3D) or --output (2D).
+# Frames at steps 0, 2 and 4 (dt 0.02, a frame every 0.04); in situ the script ran at the same
+# steps, and the replayed images carry the same names. (Two different steps differ in about 10%
+# of their pixels.)
+same_images() {  # same_images <in-situ dir> <replayed dir>
+  "$python" - "$1" "$2" <<'PY'
 import os
 import sys
 import matplotlib.image
@@ -310,14 +310,64 @@ for step in (0, 2, 4):
     worst = max(worst, numpy.any(numpy.abs(live - replayed) > 0.05, axis=2).mean())
     grey = min(grey, obstacle_share(live), obstacle_share(replayed))
 print(f"replayed frames: at most {100 * worst:.2f}% of pixels differ from the in-situ images; "
-      f"the obstacle covers at least {100 * grey:.2f}% of each (about 1.9% expected)")
+      f"the obstacle covers at least {100 * grey:.2f}% of each (about 2% expected)")
 sys.exit(0 if worst < 0.01 and grey > 0.01 else 1)
 PY
-  then pass "render_frames.py renders the saved frames as the run did in situ"
-  else fail "render_frames.py: the replayed images differ from the in-situ ones"; fi
-else
-  fail "render_frames.py run failed"; grep -v '^ *[0-9]* *0x' "$work/replay.log" | tail -20
-fi
+}
+make_job replay 0.08 "    - {script: $scripts/slice_png.py, every_steps: 2, args: [--field, temperature]}"
+sed -i -e "s|^output: .*|output: {directory: $work/not_here, interval: 0.04}|" "$work/replay.yaml"
+# The 2D job: the same fields and obstacle in the plane z = 0.4 of the 3D one.
+cat > "$work/replay_2d.yaml" <<JOB
+name: replay_2d
+grid: {cells: [12, 10], size: [1.2, 1.0]}
+boundary: {x: no-slip, y: free-slip}
+scalars:
+  density: {initial: [{shape: sphere, center: [0.5, 0.5], radius: 0.3, value: 1.0}]}
+  temperature: {initial: [{shape: box, lower: [0.2, 0.1], upper: [0.7, 0.4], value: 1.0}]}
+velocity: {initial: {type: vortex, center: [0.6, 0.5], radius: 0.25, strength: 1.0}}
+obstacles: [{shape: sphere, center: [0.9, 0.7], radius: 0.15}]
+time: {dt: 0.02, end: 0.08}
+output: {directory: $work/not_here, interval: 0.04}
+catalyst:
+  scripts:
+    - {script: $scripts/slice_png.py, every_steps: 2, args: [--field, temperature]}
+JOB
+for dims in 3d 2d; do
+  job=replay; [ "$dims" = 2d ] && job=replay_2d
+  where=(--set "output.directory=$work/out_$job")
+  [ "$dims" = 2d ] && where=(--output "$work/out_$job")
+  if timeout 300 xvfb-run -a "$mpiexec" -n 2 "$exe" "$work/$job.yaml" \
+       --set "output.directory=$work/out_$job" > "$work/$job.log" 2>&1 &&
+     timeout 300 xvfb-run -a "$source_dir/jobs/catalyst/render_frames.py" "$work/$job.yaml" \
+       "${where[@]}" --directory "$work/replayed_$dims" >> "$work/$job.log" 2>&1; then
+    if same_images "$work/out_$job/catalyst" "$work/replayed_$dims"
+    then pass "render_frames.py ($dims, ${where[0]}) renders the saved frames as the run did in situ"
+    else fail "render_frames.py ($dims): the replayed images differ from the in-situ ones"; fi
+  else
+    fail "render_frames.py run failed ($dims)"; grep -v '^ *[0-9]* *0x' "$work/$job.log" | tail -20
+  fi
+done
+
+# render_frames.py's mistakes end with a message, not a Python traceback: frames that are not
+# where the job says (the run's --set not given), a script that is not there, no job file.
+sed -e "s|$scripts/slice_png.py|$work/no_such_script.py|" "$work/replay_2d.yaml" \
+  > "$work/no_script.yaml"
+for mistake in "replay_2d.yaml|does not exist (give the run's --set flags" \
+               "no_script.yaml|no script '$work/no_such_script.py'" \
+               "no_such_job.yaml|no job file"; do
+  file=${mistake%%|*} says=${mistake#*|}
+  extra=(); [ "$file" = no_script.yaml ] && extra=(--output "$work/out_replay_2d")
+  timeout 120 "$source_dir/jobs/catalyst/render_frames.py" "$work/$file" "${extra[@]}" \
+    --directory "$work/mistake" > "$work/mistake.log" 2>&1
+  status=$?
+  if [ "$status" -ne 0 ] && grep -qF "$says" "$work/mistake.log" &&
+     ! grep -q Traceback "$work/mistake.log"; then
+    pass "render_frames.py, $file: status $status and a message ($says ...)"
+  else
+    fail "render_frames.py, $file: status $status, no message '$says', or a traceback"
+    head -20 "$work/mistake.log"
+  fi
+done
 
 # 7. The Catalyst module is loaded when a job names scripts, and only then.
 if ldd "$exe" | grep -qi 'paraview\|libvtk'; then

@@ -139,6 +139,34 @@ check "the progress line has the share of time.end, output time, rate and ETA" \
 check "the steps CSV still has every step" \
   test "$(($(wc -l < "$work/progress/vortex_2d_steps.csv") - 1))" -eq 5
 
+# A liquid's progress line and summary show its volume change; a level set carried by linear
+# interpolation is warned about, once, and the default interface (vof) is not.
+cat > liquid.yaml <<'YAML'
+name: liquid
+grid: {cells: [16, 16], size: [1.0, 1.0]}
+boundary: {x: free-slip, y: free-slip}
+forces: {gravity: [0, -9.81]}
+liquid: {initial: [{shape: box, lower: [0, 0], upper: [0.4, 0.5]}]}
+time: {cfl: 1.0, dt_max: 0.01, end: 0.03}
+YAML
+run 2 liquid.yaml --set "output.directory=$work/liquid_vof" > liquid_vof.out 2>&1
+status=$?
+check "a liquid job runs (status $status)" test "$status" -eq 0
+check "a liquid's progress line ends with its volume change" \
+  grep -qE '^step +[0-9]+ .*ETA [0-9:]+  liquid volume [-+][0-9.e+-]+%$' liquid_vof.out
+check "the summary gives the liquid's volume change" \
+  grep -qE '^liquid volume: changed by [-+][0-9.e+-]+ % since the start; largest change' \
+  liquid_vof.out
+check "vof with linear interpolation is not warned about" \
+  bash -c "! grep -q 'warning: the liquid' liquid_vof.out"
+run 2 liquid.yaml --set liquid.interface=level_set --set "output.directory=$work/liquid_ls" \
+  > liquid_ls.out 2>&1
+status=$?
+check "a level-set liquid job runs (status $status)" test "$status" -eq 0
+check "a level set with linear interpolation is warned about, once, naming the fix" \
+  test "$(grep -c 'warning: .*linear interpolation.*advection.interpolation: monotone_cubic' \
+          liquid_ls.out)" -eq 1
+
 # Timings after a restart count only the steps this process ran, and the earlier segment is kept
 # (a restart used to divide by the absolute step number).
 run 2 small.yaml --set "checkpoint={every_steps: 5}" --set "output.directory=$work/segments" \

@@ -140,5 +140,16 @@ for f in files:
 check("relative links are found in the Markdown files (%d)" % links, links > 20)
 check("every relative link reaches its file and heading", not broken, broken)
 
+# The citation file names the version CMake builds, and the licence it names is the LICENSE's.
+project = re.search(r"project\(stablefluids VERSION ([0-9.]+)", read("CMakeLists.txt"))
+citation = read("CITATION.cff") if os.path.exists(os.path.join(ROOT, "CITATION.cff")) else ""
+cited = re.search(r"^version: ([0-9.]+)$", citation, re.M)
+check("CITATION.cff's version is the project's (%s, %s)"
+      % (project and project.group(1), cited and cited.group(1)),
+      project and cited and project.group(1) == cited.group(1))
+check("CITATION.cff and LICENSE name the same licence (BSD-2-Clause)",
+      "license: BSD-2-Clause" in citation and os.path.exists(os.path.join(ROOT, "LICENSE"))
+      and "BSD 2-Clause License" in read("LICENSE"))
+
 print("docs_test: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

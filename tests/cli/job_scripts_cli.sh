@@ -192,6 +192,33 @@ check "run.sbatch, DISPLAY already set: srun starts the rank itself, with that d
   bash -c "grep -q '^$work/bin/fake_rank render.yaml' '$FAKE_LOG/srun.args' &&
            [ '$(record 0 display)' = :77 ]"
 
+# Every argument after the job reaches stablefluids unchanged (--set flags, PETSc options); the
+# earlier form `run.sbatch <job> latest` still means --restart latest; a requeued job continues
+# from its newest checkpoint whatever --restart it was submitted with.
+sbatch_args() {  # sbatch_args <env assignment> <arguments...>: the srun line it gives
+  fresh
+  env -u LP_NUM_THREADS SLURM_JOB_ID=4242 SLURM_SUBMIT_DIR="$src" \
+    STABLEFLUIDS="$work/bin/fake_rank" "$1" bash "$src/jobs/slurm/run.sbatch" "${@:2}" \
+    > sbatch_args.log 2>&1 && cat "$FAKE_LOG/srun.args"
+}
+log_view="-log_view :stablefluids-4242.log_view"
+got=$(sbatch_args SLURM_RESTART_COUNT=0 plain.yaml --set time.end=1 --set 'name=a b' \
+      -pressure_ksp_rtol 1e-9)
+check "run.sbatch passes every argument after the job through (got '$got')" test "$got" = \
+  "$work/bin/fake_rank plain.yaml --set time.end=1 --set name=a b -pressure_ksp_rtol 1e-9 $log_view"
+got=$(sbatch_args SLURM_RESTART_COUNT=0 plain.yaml latest)
+check "run.sbatch <job> latest means --restart latest (got '$got')" test "$got" = \
+  "$work/bin/fake_rank plain.yaml --restart latest $log_view"
+got=$(sbatch_args SLURM_RESTART_COUNT=0 plain.yaml --restart old.h5 --set a=1)
+check "run.sbatch --restart <file> on the first run (got '$got')" test "$got" = \
+  "$work/bin/fake_rank plain.yaml --restart old.h5 --set a=1 $log_view"
+got=$(sbatch_args SLURM_RESTART_COUNT=1 plain.yaml --restart old.h5 --set a=1)
+check "run.sbatch, requeued: --restart latest in place of the one submitted (got '$got')" \
+  test "$got" = "$work/bin/fake_rank plain.yaml --set a=1 --restart latest $log_view"
+got=$(sbatch_args SLURM_RESTART_COUNT=2 plain.yaml)
+check "run.sbatch, requeued without --restart: --restart latest (got '$got')" test "$got" = \
+  "$work/bin/fake_rank plain.yaml --restart latest $log_view"
+
 # Slurm's --signal=USR1@120 goes to every process of the step: the rank, with_display, the
 # server and its parent. The rank stops with status 3 after its step, and the job is requeued.
 fresh

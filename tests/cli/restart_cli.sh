@@ -2,7 +2,7 @@
 # Batch-run survival, end to end through the executable:
 #   - SIGTERM to the ranks, or SIGUSR1 to mpiexec (Slurm's --signal=USR1@120), at 2 and 4 ranks:
 #     every rank stops at the next step boundary, a checkpoint is written, the exit status is 3,
-#     nothing hangs, and --restart latest finishes the run;
+#     nothing hangs, and the command the stop message prints finishes the run;
 #   - Ctrl-C (SIGINT to its process group) and SIGTERM to jobs/run, at 2 and 4 ranks: the same;
 #   - SIGKILL of the whole process group between steps, and while a checkpoint is being written:
 #     the restart starts from the newest complete checkpoint, and the final frame equals, bit for
@@ -92,7 +92,7 @@ for ranks in 2 4; do
   for how in TERM USR1; do
     name="signal_${how}_$ranks"
     job "$name" 0.6
-    run "$ranks" "$work/$name.yaml"
+    run "$ranks" "$work/$name.yaml" --set time.end=0.6
     wait_for_steps "$name" 3
     if [ "$how" = TERM ]; then
       # The ranks themselves, as a scheduler does (not mpiexec, whose command line matches too).
@@ -109,9 +109,12 @@ for ranks in 2 4; do
       grep -q "SIG$how received; stopped after step" "$work/log_$ranks.txt"
     check "SIG$how at $ranks ranks: a checkpoint exists" \
       bash -c "ls $work/out_$name/${name}_checkpoint_*.h5 > /dev/null 2>&1"
-    "$mpiexec" -n "$ranks" --oversubscribe "$exe" "$work/$name.yaml" --restart latest \
-      > "$work/restart_$name.log" 2>&1
-    check "SIG$how at $ranks ranks: --restart latest completes" test $? -eq 0
+    # The stop message's command, run as printed: launcher, ranks, job and --set flags.
+    hint=$(grep -A1 "Continue with:" "$work/log_$ranks.txt" | tail -n 1)
+    check "SIG$how at $ranks ranks: the continue command is whole (got '$hint')" test \
+      "$hint" = "  mpiexec -n $ranks $exe $work/$name.yaml --set time.end=0.6 --restart latest"
+    OMPI_MCA_rmaps_base_oversubscribe=1 bash -c "$hint" > "$work/restart_$name.log" 2>&1
+    check "SIG$how at $ranks ranks: the printed command completes the run" test $? -eq 0
     if [ "$ranks" -eq 2 ]; then
       check "SIG$how at 2 ranks: final frame equals the uninterrupted run's" same_final_frame "$name"
     fi
