@@ -63,7 +63,8 @@ bool describe_dataset(hid_t parent, const std::string& name, const DatasetNotes&
 }
 
 constexpr const char* kUnits =
-    "nondimensional: lengths and times in the job's own units (grid.size, time.dt), density 1";
+    "the job's own units, whatever they are (stablefluids has none of its own): lengths as "
+    "grid.size, times as time.dt, density 1, so the pressure is kinematic (length^2 / time^2)";
 constexpr const char* kConventions =
     "Datasets are stored in C order, slowest axis first (see each dataset's axis_order): index "
     "[k][j][i] is cell (i, j, k). The attributes cells, origin and spacing are in x, y, z order. "

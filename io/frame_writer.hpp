@@ -21,7 +21,7 @@
 //   attributes on /: time, step, frame, dimension, cells, origin, spacing (x, y, z order),
 //     units, conventions, job_file, and the provenance (build_info.hpp): program, commit,
 //     written, ranks, command_line, petsc_options, libraries, all strings but ranks
-// Quantities are nondimensional: lengths and times in the job's units, density 1.
+// Quantities are in the job's own units (lengths and times as it gives them), density 1.
 // A frame is written as <file>.tmp and renamed when it is complete, so an interrupted run never
 // leaves a truncated frame under a final name.
 #pragma once

@@ -8,7 +8,7 @@
 # waits until the client answers (the GUI answers from its event loop at once, a scripted client
 # when it next processes its messages) and then sends it the data it asked for. A slow client
 # therefore slows the job; give the script `every_wall_seconds: S` in the job to let it run at
-# most once every S seconds of wall-clock time (README, "Watching a run", has measurements).
+# most once every S seconds of wall-clock time (docs/output.md, "Watching a run", has measurements).
 #
 # Job arguments (catalyst.scripts[].args):
 #   --url HOST:PORT     where the GUI listens (default localhost:22222, the GUI's default port)

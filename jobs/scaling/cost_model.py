@@ -1,6 +1,11 @@
 #!/usr/bin/python3
 """Communication / cost model of one stablefluids time step (jobs/scaling/README.md explains it).
 
+Out of date in part: the projection terms (projection_per_step, pfmg_levels and the time and
+efficiency built on them) model CG + hypre PFMG, which the projection no longer uses (it runs CG
+with PETSc's matrix-free geometric multigrid); their predictions are withdrawn. The halo and
+departure-point volumes do not depend on the preconditioner and still hold.
+
 The model follows the code, stage by stage (src/app/schemes.cpp and the modules of src/physics/modules.def):
 
 * halo exchanges: Field::fill_ghosts() is DMGlobalToLocal on a DMDA with a *box* stencil of
@@ -42,7 +47,7 @@ SAMPLE_LOCATIONS_3D = 4          # 3 face locations + 1 cell location shared by 
 REMOTE_POINT_SECONDS = 0.2e-6    # extra cost per remote point (sort, pack, answer, unpack);
                                  # from the uniform-flow runs: +0.015..0.023 s per 98k points
 LIBRARY_BYTES_PER_RANK = 54e6    # MPI + PETSc + hypre resident set (fit, see memory_per_cell)
-BYTES_PER_CELL_FIXED = 583.0     # fitted dynamic bytes per cell at 128^3 on 1 rank (see README)
+BYTES_PER_CELL_FIXED = 583.0     # fitted dynamic bytes per cell at 128^3 on 1 rank (see docs/performance.md)
 
 # Network (stated assumptions, not measured here).
 NETWORK = {

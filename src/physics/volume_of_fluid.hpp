@@ -80,7 +80,7 @@
 //     made liquid in phi before the projection, so that the bubble keeps its volume: with the
 //     level set's p = 0 in it, it collapses, and what flows into a collapsing cell overfills it.
 // So c = 1 exactly where f > 1/2, as in Weymouth & Yue. Measured by
-// tests/validation/liquid_volume (README.md has the table; 1 and 4 ranks, whole runs): the
+// tests/validation/liquid_volume (docs/validation.md has the table; 1 and 4 ranks, whole runs): the
 // volume of dam_break_2d.yaml kept to 1.3e-9 %, of dam_break_3d.yaml to 8.5e-9 %, of
 // sloshing_2d.yaml to 1e-8 %, of drop_into_pool_3d.yaml to 1.5e-5 % (1.5e-7 of it clipped),
 // of paddle_3d.yaml (a paddle swinging through the water; "Bodies" above) to 1.4e-8 %;

@@ -339,7 +339,7 @@ TEST(FreeSurface, AnInflowFaceCarriesLiquidIntoTheChannel) {
 // front), and the lead, the mean of Z - Z_experiment over them, to between 0 and 0.5 (a gate
 // delay of up to about T = 0.4); the liquid's volume stays within 1 % all the way. Measured on
 // 1 and 4 ranks: slope 1.386 against 1.319 (+5.1 %), lead 0.293, volume within 0.18 %
-// (README "Accuracy" has the table).
+// (docs/validation.md "Accuracy" has the table).
 /// What a step of the vof interface may change the liquid's volume by, relative to `start`:
 /// the c-term of a cell whose divergence is not 0, at most the projection's residual
 /// (max_divergence) times dt in each liquid cell, and in each air cell the air band's

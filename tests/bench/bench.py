@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The worker behind tests/bench/run: runs the benchmarks, writes the table the README quotes.
+"""The worker behind tests/bench/run: runs the benchmarks, writes the table docs/performance.md
+quotes (the "readme" table: every speed and memory figure the documentation gives).
 
-Every speed and memory figure the README gives is a row of the table this writes (bench.md, with
+Every speed and memory figure the documentation gives is a row of the table this writes (bench.md, with
 bench.csv and bench.json beside it): a median over repeated steps or runs, with its noise, the
 machine it ran on and the command that made it. Subsets (all of them when none is named):
 
@@ -18,7 +19,7 @@ machine it ran on and the command that made it. Subsets (all of them when none i
   memory      every job in jobs/ and jobs/validation/ for a few steps, and six of them on larger
               grids: the memory check's estimate against the measured peak; fails when one is
               more than 25 % off
-  readme      the subsets whose rows the README's table quotes: all but features
+  readme      the subsets whose rows docs/performance.md's table quotes: all but features
 
 Wall time of the full mode on 2 cores (3 runs of each job): about 40 minutes with nothing else
 running, two or three times that on cores shared with other work. By subset, estimated from
@@ -29,9 +30,9 @@ earlier step times, except where measured: demo 4 min, plume 4, liquid 2-3 (meas
 still come with their spread (the steps' IQR, the min-max of two runs).
 
 --quick runs every subset on tiny grids for a few steps (about 2 minutes on 2 busy cores), to
-check that the command works, not to measure. --update-readme writes the README's table from a
+check that the command works, not to measure. --update-readme writes docs/performance.md's table from a
 run that measured every figure it quotes. The exit status is 0 when every run succeeded and
-every estimate is within its bound (and the README, if asked, was written), 1 otherwise, 2 for a
+every estimate is within its bound (and the page, if asked, was written), 1 otherwise, 2 for a
 command line it does not understand.
 """
 
@@ -54,7 +55,7 @@ import time
 import yaml
 
 SUBSETS = ["demo", "plume", "liquid", "advection", "projection", "fft", "features", "memory"]
-# The subsets whose rows the README's table quotes (README_ROWS); `readme` names them all.
+# The subsets whose rows docs/performance.md's table quotes (README_ROWS); `readme` names them all.
 README_SUBSETS = ["demo", "plume", "liquid", "advection", "projection", "fft", "memory"]
 RANKS = 2
 # The memory check's bound: an estimate more than 25 % off the measured peak fails. It is the
@@ -177,7 +178,7 @@ def write_outputs(table, machine, out):
         f.write(readme_snippet(table, machine))
 
 
-# The rows the README quotes, in its order: readme.md is the README's table "Speed and memory",
+# The rows docs/performance.md quotes, in its order: readme.md is docs/performance.md's table "Speed and memory",
 # ready to paste between its markers.
 README_ROWS = [
     r"demo\.(wall|solver|s_per_step)", r"demo\.stage\.[^.]+",
@@ -212,7 +213,7 @@ def readme_snippet(table, machine):
 
 
 def missing_readme_rows(table):
-    """The README_ROWS patterns that no row of `table` matches: figures the README quotes that
+    """The README_ROWS patterns that no row of `table` matches: figures docs/performance.md quotes that
     this run did not measure (a subset left out, or a run that failed)."""
     return [p for p in README_ROWS if not any(re.fullmatch(p, r["id"]) for r in table.rows)]
 
@@ -221,7 +222,7 @@ README_BLOCK = re.compile(r"(<!-- bench:begin -->\n).*?(<!-- bench:end -->)", re
 
 
 def update_readme(path, snippet):
-    """Replaces what lies between the README's markers with `snippet`; false, with a message,
+    """Replaces what lies between the page's markers with `snippet`; false, with a message,
     when the file does not have exactly one pair of them."""
     text = open(path).read()
     if len(README_BLOCK.findall(text)) != 1:
@@ -915,13 +916,13 @@ def main():
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     parser = argparse.ArgumentParser(
         prog="tests/bench/run",
-        description="Runs the benchmarks behind every speed and memory figure the README gives "
+        description="Runs the benchmarks behind every speed and memory figure the documentation gives "
                     "and writes them as one table.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("subsets", nargs="*", metavar="SUBSET",
                         help="any of: " + " ".join(SUBSETS) + ", or readme (the subsets whose "
-                             "rows the README quotes: " + " ".join(README_SUBSETS) +
+                             "rows docs/performance.md quotes: " + " ".join(README_SUBSETS) +
                              "; default: all)")
     parser.add_argument("--quick", action="store_true", help="tiny grids, few steps: a smoke test")
     parser.add_argument("--runs", type=int, default=None,
@@ -934,11 +935,11 @@ def main():
                         help="features: only these (names, comma-separated)")
     parser.add_argument("--dims", default="", help="features: only these dimensions (2,3)")
     parser.add_argument("--update-readme", action="store_true",
-                        help="write the README's table (between <!-- bench:begin --> and "
+                        help="write docs/performance.md's table (between <!-- bench:begin --> and "
                              "<!-- bench:end -->) from this run; refused when a run failed or "
-                             "a figure the README quotes was not measured")
+                             "a figure docs/performance.md quotes was not measured")
     parser.add_argument("--readme", default="",
-                        help="the file --update-readme writes (default: the source's README.md; "
+                        help="the file --update-readme writes (default: the source's docs/performance.md; "
                              "--quick writes only another file, its figures not being "
                              "measurements)")
     parser.add_argument("--source", required=True, help=argparse.SUPPRESS)
@@ -950,9 +951,9 @@ def main():
                      "readme")
     if "readme" in args.subsets:
         args.subsets += README_SUBSETS
-    readme = os.path.abspath(args.readme or os.path.join(args.source, "README.md"))
+    readme = os.path.abspath(args.readme or os.path.join(args.source, "docs", "performance.md"))
     if args.update_readme and args.quick and not args.readme:
-        parser.error("--quick measures nothing worth quoting: --update-readme writes README.md "
+        parser.error("--quick measures nothing worth quoting: --update-readme writes docs/performance.md "
                      "only from a full run (--readme FILE writes another file)")
     if args.runs is None:
         args.runs = 1 if args.quick else 3

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# tests/bench/run, the command behind the README's speed and memory figures, cannot rot: its
+# tests/bench/run, the command behind docs/performance.md's speed and memory figures, cannot rot: its
 # quick mode (every subset on tiny grids, a few steps) runs end to end and exits 0, and its
-# table has a row for every figure the README quotes from it, the machine it ran on, and the
+# table has a row for every figure docs/performance.md quotes from it, the machine it ran on, and the
 # memory check of the jobs it runs (each estimate within 25 % of the measured peak, or the
 # command exits 1). The rows are listed here, not taken from the command, so that a subset that
 # silently stops measuring something fails.
@@ -23,11 +23,11 @@ mkdir -p "$work/bin"
 ln -s "$(command -v "$mpiexec")" "$work/bin/mpiexec"
 export PATH=$work/bin:$PATH
 
-# The README's table is written into a copy: --update-readme rewrites what lies between the
-# markers from the run's rows, and nothing else.
-cp "$src/README.md" "$work/README.md"
+# docs/performance.md's table is written into a copy: --update-readme rewrites what lies between
+# the markers from the run's rows, and nothing else.
+cp "$src/docs/performance.md" "$work/performance.md"
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --output "$work/out" \
-  --update-readme --readme "$work/README.md" > "$work/bench.log" 2>&1
+  --update-readme --readme "$work/performance.md" > "$work/bench.log" 2>&1
 status=$?
 check "tests/bench/run --quick exits 0 (status $status)" [ "$status" -eq 0 ]
 [ "$status" -eq 0 ] || tail -40 "$work/bench.log"
@@ -37,7 +37,7 @@ md=$work/out/bench.md
 check "the table is written as markdown, CSV and JSON" \
   test -s "$md" -a -s "$csv" -a -s "$work/out/bench.json"
 
-# Every figure the README quotes, by its row id (the grid in the id is the quick mode's).
+# Every figure docs/performance.md quotes, by its row id (the grid in the id is the quick mode's).
 rows=(
   demo.wall demo.steps demo.solver demo.s_per_step demo.stage.forces demo.stage.advect
   demo.stage.project demo.images demo.frames demo.data_bytes_per_cell demo.peak_bytes_per_cell
@@ -92,48 +92,48 @@ check "the table names the machine, the date, the commit and the load average" \
 check "each subset's table says which command made it" \
   grep -q "build/tests/bench_fft_projection" "$md"
 
-# The README block: the command as the user typed it, the machine, a row of every subset the
-# README quotes, and the rest of the README as it was.
+# The page's block: the command as the user typed it, the machine, a row of every subset the
+# page quotes, and the rest of the page as it was.
 block() { sed -n '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/p' "$1"; }
-block "$work/README.md" > "$work/block.md"
+block "$work/performance.md" > "$work/block.md"
 check "--update-readme writes the table between the markers" \
   grep -q "^| demo: whole run, jobs/run to its exit | " "$work/block.md"
-check "the README's table is the run's readme.md" \
+check "docs/performance.md's table is the run's readme.md" \
   diff <(sed '1d;$d' "$work/block.md") "$work/out/readme.md"
-check "the README's table names the command as typed, without the build's paths" \
+check "docs/performance.md's table names the command as typed, without the build's paths" \
   grep -q "Measured by \`tests/bench/run --quick --output $work/out --update-readme" \
   "$work/block.md"
 for group in demo plume tank advection projection "periodic box" "memory check"; do
-  check "the README's table has the rows of $group" grep -q "^| $group: " "$work/block.md"
+  check "docs/performance.md's table has the rows of $group" grep -q "^| $group: " "$work/block.md"
 done
 outside() { sed '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/d' "$1"; }
-check "--update-readme leaves the README outside the markers as it was" \
-  diff <(outside "$src/README.md") <(outside "$work/README.md")
-check "the source's README has exactly one pair of markers" \
-  test "$(grep -c '^<!-- bench:begin -->$' "$src/README.md")" = 1 -a \
-  "$(grep -c '^<!-- bench:end -->$' "$src/README.md")" = 1
+check "--update-readme leaves the page outside the markers as it was" \
+  diff <(outside "$src/docs/performance.md") <(outside "$work/performance.md")
+check "the source's docs/performance.md has exactly one pair of markers" \
+  test "$(grep -c '^<!-- bench:begin -->$' "$src/docs/performance.md")" = 1 -a \
+  "$(grep -c '^<!-- bench:end -->$' "$src/docs/performance.md")" = 1
 
 # A subset runs alone, and an unknown one is refused before anything runs.
-# A run that leaves out figures the README quotes does not write its table.
-cp "$work/README.md" "$work/README.before"
+# A run that leaves out figures docs/performance.md quotes does not write its table.
+cp "$work/performance.md" "$work/performance.before"
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --output "$work/one" projection \
-  --update-readme --readme "$work/README.md" > "$work/one.log" 2>&1
+  --update-readme --readme "$work/performance.md" > "$work/one.log" 2>&1
 status=$?
 check "a subset runs alone" grep -q "^projection\." "$work/one/bench.csv"
 check "--update-readme after a subset is refused with status 1 (got $status)" [ "$status" -eq 1 ]
 check "the refusal names a row it lacks" grep -q "not updated: .*demo" "$work/one.log"
 check "a refused --update-readme leaves the file as it was" \
-  cmp -s "$work/README.before" "$work/README.md"
+  cmp -s "$work/performance.before" "$work/performance.md"
 # shellcheck disable=SC2016  # the script is bash -c's own, expanded there
 check "a subset runs alone and only it" bash -c '! grep -q "^demo\." "$1"' _ "$work/one/bench.csv"
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick nonsense > "$work/bad.log" 2>&1
 status=$?
 check "an unknown subset is refused with status 2 (got $status)" [ "$status" -eq 2 ]
 check "the refusal names the subsets" grep -q "choose from demo plume" "$work/bad.log"
-# Quick figures are not measurements: they never reach the source's README.
+# Quick figures are not measurements: they never reach the source's docs/performance.md.
 STABLEFLUIDS_EXECUTABLE=$exe "$src/tests/bench/run" --quick --update-readme > "$work/q.log" 2>&1
 status=$?
-check "--quick --update-readme of the README is refused with status 2 (got $status)" \
+check "--quick --update-readme of docs/performance.md is refused with status 2 (got $status)" \
   [ "$status" -eq 2 ]
 
 echo "bench_cli: $passed passed, $failed failed"

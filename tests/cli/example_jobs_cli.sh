@@ -19,7 +19,7 @@
 #     by no more than the level set's tested error and the layer of cells along moving
 #     obstacles (liquid sources and sinks change it by design);
 #   - a run continued from the checkpoint of its first step reaches the same final frame bit for
-#     bit, as README ("Running on a cluster") says of every run on the same rank count (the
+#     bit, as docs/running.md ("Running on a cluster") says of every run on the same rank count (the
 #     marker particles as a set: the order a frame lists them in is not part of the state).
 # The runs are short: three of the job's fixed steps, or of its largest adaptive one
 # (time.end), with the output (frames at the start and the end only) in a temporary directory.

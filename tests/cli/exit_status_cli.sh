@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every way a run stops, seen from every rank (README "What stops a run"): each rank must exit by
+# Every way a run stops, seen from every rank (docs/running.md "What stops a run"): each rank must exit by
 # itself with the documented status, all of them within 2 s of one another (no rank sleeping,
 # none left in a collective), with the message printed once, as one line on rank 0's stderr, and
 # nothing on the other ranks' stdout or stderr.

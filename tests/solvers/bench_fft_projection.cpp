@@ -16,7 +16,7 @@
 // Usage: mpiexec -n 2 bench_fft_projection [-cases 3d128,3d256] [-pcs mg,pfmg] [-steps 5]
 //          [-repeats 1]
 //
-// README.md's figures ("Speed and memory", the rows "periodic box") come from it through
+// docs/performance.md's figures ("Speed and memory", the rows "periodic box") come from it through
 // tests/bench/run fft, which runs it with -cases 3d128,3d256 at 1 and 2 ranks.
 #include <petscsys.h>
 

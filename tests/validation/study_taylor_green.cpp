@@ -1,5 +1,5 @@
 // Convergence study of the time steps on the 2D Taylor-Green vortex (the measured tables in
-// README.md "Accuracy" come from it): the max error of the face velocity against the exact
+// docs/validation.md "Accuracy" come from it): the max error of the face velocity against the exact
 // decaying solution at t = end, for each scheme at each CFL number on a sequence of grids with
 // dt proportional to h (space and time refined together; the CFL number is at most the one named,
 // and the same on every grid), and the observed order between neighbours.

@@ -1,7 +1,7 @@
 // Whole-solver tests: full steps agree across rank counts to solver tolerance; the Taylor-Green
 // vortex converges to the exact Navier-Stokes solution at the expected order; the lid-driven
 // cavity at Re = 100 matches Ghia, Ghia & Shin (1982) within their error and its own. These are
-// the quick checks; tests/validation/run is the full study behind README.md "Accuracy".
+// the quick checks; tests/validation/run is the full study behind docs/validation.md "Accuracy".
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -182,7 +182,7 @@ TEST(Validation, TaylorGreen2DConvergesAtFirstOrder) {
 // the unlimited cubic (interpolation error h^4 per step, h^-1 steps: h^3) and the MAC grid's
 // second-order differences. With dt halved whenever h is, the error must fall at order >= 1.8
 // in both together: halving h and dt removes three quarters of it. At CFL 0.5 (32/64/128 cells)
-// and at CFL 4 (64/128/256), where the error is mostly temporal; the study behind README.md
+// and at CFL 4 (64/128/256), where the error is mostly temporal; the study behind docs/validation.md
 // (study_taylor_green) measured 2.20 2.12 and 1.98 2.05, the same at 1 and 3 ranks.
 TEST(Validation, TaylorGreen2DConvergesAtSecondOrderWithBdf2) {
   struct Refinement {

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""The validation suite's checker: bounds, results, README tables.
+"""The validation suite's checker: bounds, results, the tables of docs/validation.md.
 
 Usage:
   validation.py check  [--results FILE] [--rows ROW...]    every bound of the recorded rows
-  validation.py tables [--results FILE] --out FILE.md      the accuracy tables of README.md
-  validation.py readme (--check | --update) [--results FILE] [--readme README.md]
+  validation.py tables [--results FILE] --out FILE.md      the accuracy tables of docs/validation.md
+  validation.py readme (--check | --update) [--results FILE] [--readme docs/validation.md]
   validation.py drift  --results FILE [--rows ROW...]      this run's values against expected
   validation.py accept --results FILE [--rows ROW...]      the rows into the expected results
   validation.py selftest                                   the checker's arithmetic
@@ -17,7 +17,7 @@ error that a recorded grid study gives the row's resolution) and prints PASS or 
 value, the reference, the bound and its sources.
 
 tests/validation/expected_results.json holds the rows of the last accepted run (and the rows
-measured once on larger machines or in long studies, with where and when). README.md's accuracy
+measured once on larger machines or in long studies, with where and when). docs/validation.md's accuracy
 tables are rendered from it between the markers <!-- validation:begin NAME --> and
 <!-- validation:end -->; `readme --check` (a CTest) fails when they differ, `readme --update`
 rewrites them. tests/validation/run --update-readme merges a passing run into it first.
@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BOUNDS = os.path.join(HERE, "bounds.yaml")
 EXPECTED = os.path.join(HERE, "expected_results.json")
-README = os.path.join(ROOT, "README.md")
+README = os.path.join(ROOT, "docs", "validation.md")
 
 # Roache's factors of safety for a grid convergence index: 1.25 when the order is observed on
 # three grids and lies in the range the scheme can have, 3 when it is assumed (two grids, or an
@@ -555,15 +555,15 @@ def check_readme(path, tables, out=sys.stdout):
     failures = 0
     for name, table in tables.items():
         if name not in found:
-            print(f"FAIL README table {name}: no <!-- validation:begin {name} --> marker",
+            print(f"FAIL docs/validation.md table {name}: no <!-- validation:begin {name} --> marker",
                   file=out)
             failures += 1
         elif found[name] != table:
-            print(f"FAIL README table {name} differs from tests/validation/expected_results"
+            print(f"FAIL docs/validation.md table {name} differs from tests/validation/expected_results"
                   f".json; it should read:\n{table}", file=out)
             failures += 1
     for name in sorted(set(found) - set(tables)):
-        print(f"FAIL README table {name}: no such table", file=out)
+        print(f"FAIL docs/validation.md table {name}: no such table", file=out)
         failures += 1
     return failures
 
