@@ -550,6 +550,17 @@ struct Steered {
 /// the file, line and key.
 Steered parse_steering(const std::string& text, const std::string& source, const JobConfig& job);
 
+/// The top-level keys of a job file, its sections, in the order jobs/README.md documents them;
+/// the parser accepts these and no others, and `stablefluids --help` lists each.
+inline const std::vector<std::string>& job_sections() {
+  static const std::vector<std::string> sections{
+      "name",     "grid",   "boundary",   "velocity",    "scalars",       "fluid",
+      "advection", "forces", "obstacles", "liquid",      "viscoelastic",  "fire",
+      "texture",  "time",   "pressure",   "diffusion",   "output",        "checkpoint",
+      "debug",    "catalyst", "diagnostics", "petsc_options", "steering"};
+  return sections;
+}
+
 /// Parses and validates a job from its text, including the limits of jobs/README.md "Limits"
 /// (magnitudes of numbers, frame and step counts, the name's length). `source` names the text in
 /// messages and gives the default name; the paths the job names (Catalyst scripts, mesh files,

@@ -281,11 +281,7 @@ JobConfig JobParser::parse(const std::string& text) const {
 
   apply_overrides(documents.front());
   const Field root{documents.front(), "", line_of(documents.front())};
-  const MapReader top(*this, root, false,
-                      {"name", "grid", "boundary", "velocity", "scalars", "fluid", "advection",
-                       "forces", "obstacles", "liquid", "viscoelastic", "fire", "texture",
-                       "time", "pressure", "diffusion", "output", "checkpoint", "debug",
-                       "catalyst", "diagnostics", "petsc_options", "steering"});
+  const MapReader top(*this, root, false, job_sections());
 
   JobConfig job;
   job.source = source_;

@@ -186,4 +186,13 @@ TEST(JobOverride, MalformedOverridesAreRefusedNamingThem) {
             std::string::npos);
 }
 
+// --help lists every section a job may have, each on a line of its own ("  <section>  what"),
+// from the parser's own list: a section added to the parser and not to --help fails here.
+TEST(CommandLine, HelpListsEverySectionTheParserAccepts) {
+  const std::string help = sf::command_line_help();
+  for (const std::string& section : sf::job_sections())
+    EXPECT_NE(help.find("\n  " + section + " "), std::string::npos)
+        << "--help does not list the job section '" << section << "'";
+}
+
 }  // namespace

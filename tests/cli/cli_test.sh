@@ -222,7 +222,7 @@ check "the timings JSON carries the provenance, and each segment its command lin
 frame=$work/segments/vortex_2d_000001.h5
 header=$(h5dump -H "$frame")
 check "h5dump -H: the root says what the frame is and who wrote it" \
-  grep -qE '^   COMMENT "frame 1 at t = 0.01, step 1, of job vortex_2d, written by stablefluids .* on 2 ranks at .*x, y, z order.*nondimensional' <<< "$header"
+  grep -qE '^   COMMENT "frame 1 at t = 0.01, step 1, of job vortex_2d, written by stablefluids .* on 2 ranks at .*x, y, z order.*Units: the job.s own units.*density 1, so the pressure is kinematic' <<< "$header"
 check "h5dump -H: every dataset has a comment ($(grep -c 'DATASET "' <<< "$header") datasets)" \
   test "$(grep -A1 'DATASET "' <<< "$header" | grep -c 'COMMENT "')" -eq "$(grep -c 'DATASET "' <<< "$header")"
 check "h5dump -H: the velocity says its centring, axes and units" \
