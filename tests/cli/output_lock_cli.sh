@@ -237,7 +237,13 @@ for ranks in 2 4; do
     ended=$pid
     for _ in $(seq 1200); do [ -e "$out/flow_000000.h5" ] && break; sleep 0.05; done
     signal_ranks STOP "frame_$ranks"
-    if kill -0 "$ended" 2> /dev/null && ! compgen -G "$work/frame_$ranks/status.*" > /dev/null
+    # Caught only if stopped before its last step: the run checks its frames after that step,
+    # and a run stopped between that check and its exit is still alive, but past it. The steps
+    # CSV gets each step's row before the next step starts (dt 0.002, so half of it is margin).
+    logged=$(last_time "$out/flow_steps.csv" 2> /dev/null)
+    [[ $logged =~ ^[0-9] ]] || logged=0  # only the header: no step yet
+    if kill -0 "$ended" 2> /dev/null && ! compgen -G "$work/frame_$ranks/status.*" > /dev/null &&
+       awk -v t="$logged" -v e="$end" 'BEGIN { exit !(t < e - 0.001) }'
     then
       caught=1
       break
