@@ -222,9 +222,9 @@ PetscErrorCode Checkpointer::setup(const Grid& grid, const JobConfig& job) {
   job_ = &job;
   directory_ = job.checkpoint.directory.empty() ? job.output.directory : job.checkpoint.directory;
   PetscCall(make_directory(grid.comm(), directory_));
-  // A test hook in the production binary (docs/running.md, "Environment"): tests/cli/restart_cli.sh kills
-  // a run while a checkpoint is open, which needs the real executable and its real writes. Rank 0
-  // says so on stderr whenever it is in effect, so that it cannot slow a real run unnoticed.
+  // A test hook in the production binary (docs/running.md, "Environment"): tests/cli/restart_cli.sh
+  // kills a run while a checkpoint is open, which needs the real executable and its real writes.
+  // Rank 0 says so on stderr whenever it is in effect, so that it cannot slow a real run unnoticed.
   if (const char* pause = std::getenv("STABLEFLUIDS_TEST_CHECKPOINT_PAUSE"))
     pause_seconds_ = std::atof(pause);
   if (pause_seconds_ > 0.0)

@@ -147,9 +147,9 @@ private:
   const Grid* grid_ = nullptr;
   const JobConfig* job_ = nullptr;
   std::string directory_;
-  // Test hook (environment STABLEFLUIDS_TEST_CHECKPOINT_PAUSE, seconds; docs/running.md, "Environment"):
-  // wait with the data written but the file not yet closed and renamed, so that a test can kill
-  // the run in the middle of a checkpoint deterministically.
+  // Test hook (environment STABLEFLUIDS_TEST_CHECKPOINT_PAUSE, seconds; docs/running.md,
+  // "Environment"): wait with the data written but the file not yet closed and renamed, so that a
+  // test can kill the run in the middle of a checkpoint deterministically.
   double pause_seconds_ = 0.0;
 };
 

@@ -180,6 +180,12 @@ PetscErrorCode RunLog::report_decomposition(const Decomposition& d, int face_exc
 PetscErrorCode RunLog::record(const StepReport& r) {
   PetscFunctionBeginUser;
   const bool last = r.time >= span_.end_time;
+  const bool has_volume = volume_change_column_ >= 0 &&
+                          volume_change_column_ < static_cast<int>(r.diagnostics.size());
+  if (has_volume) {
+    volume_change_last_ = r.diagnostics[volume_change_column_];
+    volume_change_largest_ = std::max(volume_change_largest_, std::fabs(volume_change_last_));
+  }
   if (last || r.step % span_.progress_every == 0) {
     // Rates over everything this process has run so far, output and in-situ included: what the
     // user waits for. The ETA assumes the remaining simulated time goes at the same pace.
@@ -201,15 +207,9 @@ PetscErrorCode RunLog::record(const StepReport& r) {
                   static_cast<long long>(r.remote_points), r.wall_seconds, r.output_seconds,
                   r.insitu_seconds, elapsed > 0.0 ? steps / elapsed : 0.0, clock(eta).c_str());
     char volume[64] = "";
-    if (volume_change_column_ >= 0 &&
-        volume_change_column_ < static_cast<int>(r.diagnostics.size()))
-      std::snprintf(volume, sizeof volume, "  liquid volume %+.2g%%",
-                    r.diagnostics[volume_change_column_]);
+    if (has_volume)
+      std::snprintf(volume, sizeof volume, "  liquid volume %+.2g%%", volume_change_last_);
     PetscCall(PetscPrintf(grid_->comm(), "%s%s\n", line, volume));
-  }
-  if (volume_change_column_ >= 0 && volume_change_column_ < static_cast<int>(r.diagnostics.size())) {
-    volume_change_last_ = r.diagnostics[volume_change_column_];
-    volume_change_largest_ = std::max(volume_change_largest_, std::fabs(volume_change_last_));
   }
   if (csv_) {
     std::fprintf(csv_, "%lld,%.17g,%.17g,%.9g,%.9g,%.9g,%lld,%lld,%lld,%.6f,%.6f,%.6f",

@@ -6,8 +6,9 @@ they render in situ: the same scripts, the same arguments, one image per frame.
                                    [--scripts N ...] [--directory DIR]
 
   JOB.yaml         the job that wrote the frames (its <output.directory>/<name>.xmf is read)
-  --set KEY=VALUE  the --set flags the run was given, as the solver reads them (e.g.
-                   --set name=trial --set output.directory=/scratch/run1); repeatable
+  --set KEY=VALUE  the --set flags the run was given (e.g. --set name=trial
+                   --set output.directory=/scratch/run1); keys of sections, not list
+                   entries; repeatable
   --output DIR     where the run's frames are (default: the job's output.directory)
   --scripts N ...  only these entries of catalyst.scripts (0-based; default: every one)
   --directory DIR  where the images go (default: the job's catalyst.directory)
@@ -43,6 +44,10 @@ def apply_set(job, assignment):
     key, equals, text = assignment.partition("=")
     if not equals or not key:
         fail(f"--set needs KEY=VALUE, e.g. --set output.directory=out, got '{assignment}'")
+    if "[" in key:
+        # What this script reads (name, output, catalyst) needs no list entry but whole lists.
+        fail(f"--set {key}: this script sets sections' keys only, not list entries; give the "
+             "whole list (e.g. --set 'catalyst.scripts=[...]')")
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError as error:

@@ -47,7 +47,8 @@ SAMPLE_LOCATIONS_3D = 4          # 3 face locations + 1 cell location shared by 
 REMOTE_POINT_SECONDS = 0.2e-6    # extra cost per remote point (sort, pack, answer, unpack);
                                  # from the uniform-flow runs: +0.015..0.023 s per 98k points
 LIBRARY_BYTES_PER_RANK = 54e6    # MPI + PETSc + hypre resident set (fit, see memory_per_cell)
-BYTES_PER_CELL_FIXED = 583.0     # fitted dynamic bytes per cell at 128^3 on 1 rank (see docs/performance.md)
+BYTES_PER_CELL_FIXED = 583.0     # fitted dynamic bytes per cell at 128^3 on 1 rank (see
+                                 # docs/performance.md)
 
 # Network (stated assumptions, not measured here).
 NETWORK = {

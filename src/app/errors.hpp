@@ -20,13 +20,13 @@
 //    of rule 2 on one rank, or a bug), no collective can reach it any more; the failed rank then
 //    aborts the whole job with MPI_Abort rather than leave it hanging.
 //
-// Exit statuses (docs/running.md "What stops a run"): 0 done; 1 the run failed (anything found once the
-// steps are under way, any error PETSc, MPI or HDF5 raise themselves, an exception, a CPU without
-// the build's instructions); 2 the job, the command line or the rank count cannot be run, found
-// before the first step and raised with the project's own code kErrorBadJob (error_codes.hpp),
-// the only code that maps to 2; 3 stopped by a signal after writing a checkpoint. A rank that the
-// others leave waiting aborts the job (rule 3): mpiexec then exits with that rank's status, or
-// with its own where the launcher replaces it.
+// Exit statuses (docs/running.md "What stops a run"): 0 done; 1 the run failed (anything found once
+// the steps are under way, any error PETSc, MPI or HDF5 raise themselves, an exception, a CPU
+// without the build's instructions); 2 the job, the command line or the rank count cannot be run,
+// found before the first step and raised with the project's own code kErrorBadJob
+// (error_codes.hpp), the only code that maps to 2; 3 stopped by a signal after writing a
+// checkpoint. A rank that the others leave waiting aborts the job (rule 3): mpiexec then exits with
+// that rank's status, or with its own where the launcher replaces it.
 #pragma once
 
 #include <petscsys.h>

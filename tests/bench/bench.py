@@ -2,9 +2,9 @@
 """The worker behind tests/bench/run: runs the benchmarks, writes the table docs/performance.md
 quotes (the "readme" table: every speed and memory figure the documentation gives).
 
-Every speed and memory figure the documentation gives is a row of the table this writes (bench.md, with
-bench.csv and bench.json beside it): a median over repeated steps or runs, with its noise, the
-machine it ran on and the command that made it. Subsets (all of them when none is named):
+Every speed and memory figure the documentation gives is a row of the table this writes
+(bench.md, with bench.csv and bench.json beside it): a median over repeated steps or runs, with
+its noise, the machine it ran on and the command that made it. Subsets (all of them when none is named):
 
   demo        jobs/plume_3d.yaml as jobs/run runs it, with Catalyst: wall time, solver time and
               s/step, the stage split, images, memory
@@ -30,8 +30,8 @@ earlier step times, except where measured: demo 4 min, plume 4, liquid 2-3 (meas
 still come with their spread (the steps' IQR, the min-max of two runs).
 
 --quick runs every subset on tiny grids for a few steps (about 2 minutes on 2 busy cores), to
-check that the command works, not to measure. --update-readme writes docs/performance.md's table from a
-run that measured every figure it quotes. The exit status is 0 when every run succeeded and
+check that the command works, not to measure. --update-readme writes docs/performance.md's table
+from a run that measured every figure it quotes. The exit status is 0 when every run succeeded and
 every estimate is within its bound (and the page, if asked, was written), 1 otherwise, 2 for a
 command line it does not understand.
 """
@@ -178,8 +178,8 @@ def write_outputs(table, machine, out):
         f.write(readme_snippet(table, machine))
 
 
-# The rows docs/performance.md quotes, in its order: readme.md is docs/performance.md's table "Speed and memory",
-# ready to paste between its markers.
+# The rows docs/performance.md quotes, in its order: readme.md is that page's table "Speed and
+# memory", ready to paste between its markers.
 README_ROWS = [
     r"demo\.(wall|solver|s_per_step)", r"demo\.stage\.[^.]+",
     r"demo\.(images|frames|peak_mb_per_rank|catalyst_mb_per_rank)",
@@ -213,8 +213,8 @@ def readme_snippet(table, machine):
 
 
 def missing_readme_rows(table):
-    """The README_ROWS patterns that no row of `table` matches: figures docs/performance.md quotes that
-    this run did not measure (a subset left out, or a run that failed)."""
+    """The README_ROWS patterns that no row of `table` matches: figures docs/performance.md quotes
+    that this run did not measure (a subset left out, or a run that failed)."""
     return [p for p in README_ROWS if not any(re.fullmatch(p, r["id"]) for r in table.rows)]
 
 
@@ -916,8 +916,8 @@ def main():
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     parser = argparse.ArgumentParser(
         prog="tests/bench/run",
-        description="Runs the benchmarks behind every speed and memory figure the documentation gives "
-                    "and writes them as one table.",
+        description="Runs the benchmarks behind every speed and memory figure the documentation "
+                    "gives and writes them as one table.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("subsets", nargs="*", metavar="SUBSET",
@@ -939,9 +939,9 @@ def main():
                              "<!-- bench:end -->) from this run; refused when a run failed or "
                              "a figure docs/performance.md quotes was not measured")
     parser.add_argument("--readme", default="",
-                        help="the file --update-readme writes (default: the source's docs/performance.md; "
-                             "--quick writes only another file, its figures not being "
-                             "measurements)")
+                        help="the file --update-readme writes (default: the source's "
+                             "docs/performance.md; --quick writes only another file, its "
+                             "figures not being measurements)")
     parser.add_argument("--source", required=True, help=argparse.SUPPRESS)
     parser.add_argument("--build", required=True, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -953,8 +953,9 @@ def main():
         args.subsets += README_SUBSETS
     readme = os.path.abspath(args.readme or os.path.join(args.source, "docs", "performance.md"))
     if args.update_readme and args.quick and not args.readme:
-        parser.error("--quick measures nothing worth quoting: --update-readme writes docs/performance.md "
-                     "only from a full run (--readme FILE writes another file)")
+        parser.error("--quick measures nothing worth quoting: --update-readme writes "
+                     "docs/performance.md only from a full run (--readme FILE writes another "
+                     "file)")
     if args.runs is None:
         args.runs = 1 if args.quick else 3
     if args.runs < 1 or args.steps < 2:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# tests/bench/run, the command behind docs/performance.md's speed and memory figures, cannot rot: its
-# quick mode (every subset on tiny grids, a few steps) runs end to end and exits 0, and its
-# table has a row for every figure docs/performance.md quotes from it, the machine it ran on, and the
-# memory check of the jobs it runs (each estimate within 25 % of the measured peak, or the
+# tests/bench/run, the command behind docs/performance.md's speed and memory figures, cannot rot:
+# its quick mode (every subset on tiny grids, a few steps) runs end to end and exits 0, and its
+# table has a row for every figure docs/performance.md quotes from it, the machine it ran on, and
+# the memory check of the jobs it runs (each estimate within 25 % of the measured peak, or the
 # command exits 1). The rows are listed here, not taken from the command, so that a subset that
 # silently stops measuring something fails.
 # usage: bench_cli.sh <stablefluids executable> <source dir> <mpiexec>

@@ -341,7 +341,7 @@ for dims in 3d 2d; do
      timeout 300 xvfb-run -a "$source_dir/jobs/catalyst/render_frames.py" "$work/$job.yaml" \
        "${where[@]}" --directory "$work/replayed_$dims" >> "$work/$job.log" 2>&1; then
     if same_images "$work/out_$job/catalyst" "$work/replayed_$dims"
-    then pass "render_frames.py ($dims, ${where[0]}) renders the saved frames as the run did in situ"
+    then pass "render_frames.py ($dims, ${where[0]}) renders the frames as the run did in situ"
     else fail "render_frames.py ($dims): the replayed images differ from the in-situ ones"; fi
   else
     fail "render_frames.py run failed ($dims)"; grep -v '^ *[0-9]* *0x' "$work/$job.log" | tail -20

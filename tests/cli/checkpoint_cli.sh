@@ -157,8 +157,8 @@ for ranks in 2 4; do
     grep -q "cannot restart from checkpoint '$only': checksum mismatch in dataset pressure:" \
     flip_named.log
 
-  # The job edited since its checkpoints were written (docs/running.md "Running on a cluster"): the newest
-  # checkpoint, of the same name in the same directory, is refused with status 2 naming the
+  # The job edited since its checkpoints were written (docs/running.md "Running on a cluster"): the
+  # newest checkpoint, of the same name in the same directory, is refused with status 2 naming the
   # difference, and --restart latest does not fall back to an older one (they are the same job's,
   # and restarting from one would drop the newest work): nothing is skipped, removed or run.
   dir="$work/edited_$ranks"

@@ -71,7 +71,8 @@ def plan(path):
 
 
 def expected_datasets(job, dim):
-    """The datasets every frame of this job must hold, as its sections imply (docs/output.md, "Output")."""
+    """The datasets every frame of this job must hold, as its sections imply (docs/output.md,
+    "Output")."""
     axes = "xyz"[:dim]
     names = ["velocity", "pressure", "solid", "job"] + [f"face_velocity/{a}" for a in axes]
     names += list((job.get("scalars") or {}).keys())

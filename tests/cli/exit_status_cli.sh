@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every way a run stops, seen from every rank (docs/running.md "What stops a run"): each rank must exit by
-# itself with the documented status, all of them within 2 s of one another (no rank sleeping,
-# none left in a collective), with the message printed once, as one line on rank 0's stderr, and
-# nothing on the other ranks' stdout or stderr.
+# Every way a run stops, seen from every rank (docs/running.md "What stops a run"): each rank must
+# exit by itself with the documented status, all of them within 2 s of one another (no rank
+# sleeping, none left in a collective), with the message printed once, as one line on rank 0's
+# stderr, and nothing on the other ranks' stdout or stderr.
 #
 # Each rank runs under a wrapper that records its own exit status and the time it ended
 # (rank_records.sh); mpiexec's own status, the one users see, is checked separately at 2 ranks

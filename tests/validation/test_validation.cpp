@@ -178,11 +178,11 @@ TEST(Validation, TaylorGreen2DConvergesAtFirstOrder) {
   if (test::comm_rank() == 0) std::filesystem::remove_all(scratch("tg"));
 }
 
-// The second-order step: semi-Lagrangian BDF2 with trajectories accurate to O(dt^3) per step,
-// the unlimited cubic (interpolation error h^4 per step, h^-1 steps: h^3) and the MAC grid's
-// second-order differences. With dt halved whenever h is, the error must fall at order >= 1.8
-// in both together: halving h and dt removes three quarters of it. At CFL 0.5 (32/64/128 cells)
-// and at CFL 4 (64/128/256), where the error is mostly temporal; the study behind docs/validation.md
+// The second-order step: semi-Lagrangian BDF2 with trajectories accurate to O(dt^3) per step, the
+// unlimited cubic (interpolation error h^4 per step, h^-1 steps: h^3) and the MAC grid's
+// second-order differences. With dt halved whenever h is, the error must fall at order >= 1.8 in
+// both together: halving h and dt removes three quarters of it. At CFL 0.5 (32/64/128 cells) and at
+// CFL 4 (64/128/256), where the error is mostly temporal; the study behind docs/validation.md
 // (study_taylor_green) measured 2.20 2.12 and 1.98 2.05, the same at 1 and 3 ranks.
 TEST(Validation, TaylorGreen2DConvergesAtSecondOrderWithBdf2) {
   struct Refinement {

@@ -17,8 +17,8 @@ error that a recorded grid study gives the row's resolution) and prints PASS or 
 value, the reference, the bound and its sources.
 
 tests/validation/expected_results.json holds the rows of the last accepted run (and the rows
-measured once on larger machines or in long studies, with where and when). docs/validation.md's accuracy
-tables are rendered from it between the markers <!-- validation:begin NAME --> and
+measured once on larger machines or in long studies, with where and when). docs/validation.md's
+accuracy tables are rendered from it between the markers <!-- validation:begin NAME --> and
 <!-- validation:end -->; `readme --check` (a CTest) fails when they differ, `readme --update`
 rewrites them. tests/validation/run --update-readme merges a passing run into it first.
 """
@@ -555,12 +555,12 @@ def check_readme(path, tables, out=sys.stdout):
     failures = 0
     for name, table in tables.items():
         if name not in found:
-            print(f"FAIL docs/validation.md table {name}: no <!-- validation:begin {name} --> marker",
-                  file=out)
+            print(f"FAIL docs/validation.md table {name}: no <!-- validation:begin {name} --> "
+                  "marker", file=out)
             failures += 1
         elif found[name] != table:
-            print(f"FAIL docs/validation.md table {name} differs from tests/validation/expected_results"
-                  f".json; it should read:\n{table}", file=out)
+            print(f"FAIL docs/validation.md table {name} differs from "
+                  f"tests/validation/expected_results.json; it should read:\n{table}", file=out)
             failures += 1
     for name in sorted(set(found) - set(tables)):
         print(f"FAIL docs/validation.md table {name}: no such table", file=out)
