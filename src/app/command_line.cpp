@@ -1,6 +1,9 @@
 // Splitting the command line (see command_line.hpp for the rules).
 #include "command_line.hpp"
 
+// kKeyIndex: jobs/README.md's key index, copied in by cmake/KeyIndex.cmake.
+#include "key_index.inc"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -160,7 +163,7 @@ PetscErrorCode warn_unused_options(MPI_Comm comm) {
 }
 
 const char* command_line_help() {
-  return
+  static const std::string help = std::string(
       "stablefluids: Stam's Stable Fluids on a distributed MAC grid.\n"
       "\n"
       "usage: mpiexec -n <ranks> stablefluids <job.yaml> [options] [PETSc options]\n"
@@ -215,7 +218,11 @@ const char* command_line_help() {
       "diverged, a failed write or read, a floating body that reached a wall, an error of PETSc\n"
       "or of a library, a CPU without the instructions of this build); 2 the job, the command\n"
       "line or the rank count cannot be run (found before the first step); 3 stopped by\n"
-      "SIGTERM, SIGINT or SIGUSR1 after writing a checkpoint (continue with --restart latest).\n";
+      "SIGTERM, SIGINT or SIGUSR1 after writing a checkpoint (continue with --restart latest).\n"
+      "\n"
+      "every key of a job file, map by map (jobs/README.md, \"Key index\"; lists as [], names\n"
+      "you choose as <name>):\n") + kKeyIndex;
+  return help.c_str();
 }
 
 }  // namespace sf

@@ -72,7 +72,7 @@ void JobParser::read_scalar_values(const MapReader& map, const std::vector<Scala
   // A set, so that many scalars named here against many declared cost linear time.
   std::unordered_set<std::string> declared;
   for (const ScalarConfig& scalar : scalars) declared.insert(scalar.name);
-  for (const MapReader::Entry& entry : entries.entries()) {
+  for (const MapReader::Entry& entry : entries.named_entries()) {
     if (declared.count(entry.key) == 0) {
       fail(entry.value, "unknown scalar '" + entry.key + "' (" + declared_scalars(scalars) + ")");
     }
@@ -87,7 +87,7 @@ void JobParser::read_scalar_fluxes(const MapReader& map, const std::vector<Scala
   const auto fluxes = map.find("fluxes");
   if (!fluxes) return;
   const MapReader entries(*this, *fluxes, true);
-  for (const MapReader::Entry& entry : entries.entries()) {
+  for (const MapReader::Entry& entry : entries.named_entries()) {
     const auto scalar = std::find_if(scalars.begin(), scalars.end(),
                                      [&](const ScalarConfig& s) { return s.name == entry.key; });
     if (scalar == scalars.end()) {

@@ -242,7 +242,7 @@ DiagnosticsConfig JobParser::parse_diagnostics(const std::optional<Field>& field
   const auto probes = map.find("probes");
   if (!probes) return diagnostics;
   const MapReader list(*this, *probes, true);
-  for (const MapReader::Entry& entry : list.entries()) {
+  for (const MapReader::Entry& entry : list.named_entries()) {
     ProbeConfig probe;
     probe.name = entry.key;
     if (!is_identifier(probe.name)) {

@@ -8,7 +8,7 @@ std::vector<ScalarConfig> JobParser::parse_scalars(const std::optional<Field>& f
   std::vector<ScalarConfig> scalars;
   if (!field) return scalars;
   const MapReader map(*this, *field, true);
-  for (const MapReader::Entry& entry : map.entries()) {
+  for (const MapReader::Entry& entry : map.named_entries()) {
     ScalarConfig scalar;
     scalar.name = entry.key;
     if (!is_identifier(scalar.name)) {

@@ -164,6 +164,44 @@ std::string cell_size_problem(const GridConfig& grid, int a);
 
 class JobParser;
 
+/// Where in the parser's source a map is read, for the key census below. Its defaults are the
+/// caller's file and line (as std::source_location, which C++17 lacks), so a MapReader records
+/// its call site without the call naming it.
+class CallSite {
+public:
+  static CallSite here(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return CallSite(file, line);
+  }
+  const char* file;
+  int line;
+
+private:
+  CallSite(const char* file_name, int line_number) : file(file_name), line(line_number) {}
+};
+
+/// The key census: while it is on, every map the parser reads records its dotted path, the keys
+/// it accepts there (with the context of a narrowing allow_only, such as " for type 'inflow'"),
+/// and the line of the parser that decides them. jobs/README.md's key index and `--help keys`
+/// are generated from it (key_census_tool.cpp parses a corpus of jobs with it on, and
+/// tests/job/key_index.py checks that the corpus reaches every such line). The solver never
+/// turns it on; then a record costs one test of a flag.
+struct CensusRecord {
+  std::string document;  // "job" or "steering": the two kinds of file the parser reads
+  std::string path;      // e.g. "boundary.x.lower" or "obstacles[2]"; "" for the top level
+  std::string context;   // allow_only's context, "" for the map's own list
+  std::vector<std::string> keys;
+  bool named_entries = false;  // a map of names the user chooses (scalars, probes, ...)
+  std::string file;
+  int line = 0;
+};
+
+void census_start(const std::string& document);
+void census_stop();
+bool census_on();
+void census_record(CensusRecord record);
+/// The records since the last census_start(), one per distinct (path, context, keys, call site).
+std::vector<CensusRecord> census_records();
+
 /// A YAML map whose keys have been checked to be plain, unique scalars. Lookups go through this
 /// class rather than YAML::Node::operator[] because yaml-cpp silently keeps duplicate keys and
 /// its lookup would then quietly pick one of them. Reading a map takes time linear in its size.
@@ -174,27 +212,31 @@ public:
     Field value;
   };
 
-  /// A map that may hold any keys (scalar names, for example).
-  MapReader(const JobParser& parser, const Field& field, bool allow_null)
-      : MapReader(parser, field, allow_null, nullptr) {}
+  /// A map that may hold any keys: one read only with find(), or a map of names the user
+  /// chooses (scalar names, probe names), read with named_entries().
+  MapReader(const JobParser& parser, const Field& field, bool allow_null,
+            CallSite site = CallSite::here())
+      : MapReader(parser, field, allow_null, nullptr, site) {}
   /// A map whose keys must all be in `allowed`: the first that is not is reported as it is met,
   /// so parsing stops at the first error, however many entries follow it.
   MapReader(const JobParser& parser, const Field& field, bool allow_null,
-            const std::vector<std::string>& allowed)
-      : MapReader(parser, field, allow_null, &allowed) {}
+            const std::vector<std::string>& allowed, CallSite site = CallSite::here())
+      : MapReader(parser, field, allow_null, &allowed, site) {}
 
   /// Rejects every key not in `allowed`; `context` refines the message for maps whose valid keys
   /// depend on their `type`.
-  void allow_only(const std::vector<std::string>& allowed, const std::string& context = "") const;
+  void allow_only(const std::vector<std::string>& allowed, const std::string& context = "",
+                  CallSite site = CallSite::here()) const;
 
   std::optional<Field> find(const std::string& key) const;
   Field require(const std::string& key) const;
-  const std::vector<Entry>& entries() const { return entries_; }
+  /// The entries of a map whose keys are names the user chooses; the census records it as such.
+  const std::vector<Entry>& named_entries(CallSite site = CallSite::here()) const;
   const Field& field() const { return field_; }
 
 private:
   MapReader(const JobParser& parser, const Field& field, bool allow_null,
-            const std::vector<std::string>* allowed);
+            const std::vector<std::string>* allowed, CallSite site);
   void fail_unknown(const Entry& entry, const std::vector<std::string>& allowed,
                     const std::string& context) const;
 

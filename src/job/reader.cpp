@@ -150,8 +150,11 @@ std::string cell_size_problem(const GridConfig& grid, int a) {
 }
 
 MapReader::MapReader(const JobParser& parser, const Field& field, bool allow_null,
-                     const std::vector<std::string>* allowed)
+                     const std::vector<std::string>* allowed, CallSite site)
     : parser_(parser), field_(field) {
+  if (allowed != nullptr && census_on()) {
+    census_record({"", field.path, "", *allowed, false, site.file, site.line});
+  }
   // An optional section left empty (often with its contents commented out) is a null node; it
   // is read as an empty map so that its defaults apply.
   if (allow_null && field.node.IsNull()) return;
@@ -190,13 +193,19 @@ void MapReader::fail_unknown(const Entry& entry, const std::vector<std::string>&
                "unknown key" + context + " (expected one of: " + join(allowed) + ")");
 }
 
-void MapReader::allow_only(const std::vector<std::string>& allowed,
-                           const std::string& context) const {
+void MapReader::allow_only(const std::vector<std::string>& allowed, const std::string& context,
+                           CallSite site) const {
+  if (census_on()) census_record({"", field_.path, context, allowed, false, site.file, site.line});
   for (const Entry& entry : entries_) {
     if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
       fail_unknown(entry, allowed, context);
     }
   }
+}
+
+const std::vector<MapReader::Entry>& MapReader::named_entries(CallSite site) const {
+  if (census_on()) census_record({"", field_.path, "", {}, true, site.file, site.line});
+  return entries_;
 }
 
 std::optional<Field> MapReader::find(const std::string& key) const {
@@ -233,7 +242,7 @@ Steered JobParser::parse_steering(const std::string& text, const JobConfig& job)
     steered.forces.push_back(parse_force_region(item, dim));
   if (auto sources = top.find("sources")) {
     const MapReader names(*this, *sources, false);
-    for (const auto& entry : names.entries()) {
+    for (const auto& entry : names.named_entries()) {
       const auto scalar = std::find_if(job.scalars.begin(), job.scalars.end(),
                                        [&](const ScalarConfig& s) { return s.name == entry.key; });
       if (scalar == job.scalars.end()) fail(entry.value, "the job has no scalar of this name");
