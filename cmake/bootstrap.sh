@@ -34,6 +34,8 @@ sf_packages=(
   xvfb xauth
   # The test suite checks the shell scripts with it (tests/cli/shellcheck_test.sh).
   shellcheck
+  # stablefluids_export (OpenVDB, and the Boost.Iostreams its FindOpenVDB wants); its test's tools.
+  libopenvdb-dev libboost-iostreams-dev libopenvdb-tools python3-openvdb assimp-utils
 )
 
 sf_log() { printf 'stablefluids: %s\n' "$*" >&2; }
@@ -64,12 +66,14 @@ sf_install_packages() {
 
 sf_build() {
   mkdir -p "$sf_build_dir" || return 1
-  # Catalyst is required here (the packages above provide it); a build directory configured
-  # before, or without it, is reconfigured.
-  if ! grep -q '^STABLEFLUIDS_CATALYST:STRING=ON$' "$sf_build_dir/CMakeCache.txt" 2>/dev/null; then
+  # Catalyst and OpenVDB are required here (the packages above provide them), so that the
+  # suite never quietly leaves out their tests; a build directory configured before, or without
+  # them, is reconfigured.
+  if ! grep -q '^STABLEFLUIDS_CATALYST:STRING=ON$' "$sf_build_dir/CMakeCache.txt" 2>/dev/null ||
+     ! grep -q '^STABLEFLUIDS_OPENVDB:STRING=ON$' "$sf_build_dir/CMakeCache.txt" 2>/dev/null; then
     sf_log "configuring in $sf_build_dir"
     cmake -S "$sf_source_dir" -B "$sf_build_dir" -DCMAKE_BUILD_TYPE=Release \
-      -DSTABLEFLUIDS_CATALYST=ON > "$sf_build_dir.cmake.log" 2>&1 ||
+      -DSTABLEFLUIDS_CATALYST=ON -DSTABLEFLUIDS_OPENVDB=ON > "$sf_build_dir.cmake.log" 2>&1 ||
       { sf_log "cmake configuration failed, see $sf_build_dir.cmake.log"; return 1; }
   fi
   # The progress lines are filtered out and everything else, the compiler's errors included, is
