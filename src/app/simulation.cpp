@@ -84,14 +84,17 @@ PetscErrorCode Simulation::open_log(MemoryMarks memory) {
   std::vector<std::string> columns;
   for (const std::unique_ptr<PhysicsModule>& module : modules_) module->columns(flow_, &columns);
   if (job.time.steady_tolerance > 0.0) columns.push_back("change_rate");
+  // In situ first: it may still refuse the job (a script that renders, on a node without a
+  // display: exit status 2), and a refused job must leave no steps CSV behind, which would keep
+  // the next run out of the directory as an earlier run's output.
+  const double before_in_situ = resident_bytes();
+  PetscCall(make_in_situ(grid_, solids_, job, flow_.time, restarted_, &in_situ_));
+  if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
   PetscCall(log_.open(grid_, job.output.directory, job.name,
                       RunSpan{flow_.step, flow_.time, job.time.end, job.output.progress_every},
                       restarted_, columns));
   // The steps CSV stays open all run: a second record lock, and a file that must stay in place.
   lock_.watch(log_.steps_path(), log_.steps_descriptor());
-  const double before_in_situ = resident_bytes();
-  PetscCall(make_in_situ(grid_, solids_, job, flow_.time, restarted_, &in_situ_));
-  if (in_situ_) memory.in_situ = std::max(0.0, resident_bytes() - before_in_situ);
   log_.set_memory_marks(memory);
   // ParaView and its Python may have replaced the handlers while they started: ours again, so
   // that SIGINT and SIGTERM still checkpoint and stop cleanly.
