@@ -75,7 +75,16 @@ std::string continue_command(const std::string& launcher,
 std::string continue_this_run(int ranks, const std::string& job) {
   std::vector<std::string> arguments = recorded_arguments();
   if (arguments.empty()) arguments = {"stablefluids", job};
-  return continue_command(launcher_prefix(ranks), arguments);
+  // A script that started the run may have given it what the bare program lacks, a virtual X
+  // display for a job that renders: the command then goes through the script again. jobs/run
+  // names itself with its rank count (launcher and program in one); jobs/slurm/with_display,
+  // which srun starts in front of each rank, names itself to go between the two.
+  if (const char* run_script = std::getenv("STABLEFLUIDS_CONTINUE_WITH"); run_script && *run_script)
+    return continue_command(run_script, {arguments.begin() + 1, arguments.end()});
+  std::string launcher = launcher_prefix(ranks);
+  if (const char* wrapper = std::getenv("STABLEFLUIDS_RANK_WRAPPER"); wrapper && *wrapper)
+    launcher += (launcher.empty() ? "" : " ") + shell_quoted(wrapper);
+  return continue_command(launcher, arguments);
 }
 
 PetscErrorCode current_provenance(MPI_Comm comm, Provenance* provenance) {

@@ -37,7 +37,10 @@ std::string continue_command(const std::string& launcher,
                              const std::vector<std::string>& arguments);
 
 /// continue_command() for this process: its launcher and the argv record_command_line() kept;
-/// without a record (the unit tests), "stablefluids <job> --restart latest".
+/// without a record (the unit tests), "stablefluids <job> --restart latest". A script that
+/// started the run says how to start it again: STABLEFLUIDS_CONTINUE_WITH (jobs/run: "jobs/run
+/// -n 2") replaces the launcher and the program, STABLEFLUIDS_RANK_WRAPPER
+/// (jobs/slurm/with_display) goes between them.
 std::string continue_this_run(int ranks, const std::string& job);
 
 /// Who wrote a file, and how: the version, the commit, when (UTC, ISO 8601), the rank count, the

@@ -2,6 +2,7 @@
 // launcher, and `--restart latest` in place of any earlier --restart.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,21 @@ TEST(ContinueCommand, QuotesWhatTheShellWouldSplit) {
 TEST(ContinueCommand, NamesTheRanksOfAnyRunOfSeveral) {
   // Whatever the environment says of the launcher, several ranks need one that starts them.
   EXPECT_NE(sf::launcher_prefix(3).find("-n 3"), std::string::npos);
+}
+
+TEST(ContinueCommand, GoesThroughTheScriptThatStartedTheRun) {
+  // jobs/run names itself with its ranks, in place of launcher and program: it starts the
+  // display a rendering job needs, which a bare mpiexec would not.
+  ASSERT_EQ(setenv("STABLEFLUIDS_CONTINUE_WITH", "jobs/run -n 2", 1), 0);
+  EXPECT_EQ(sf::continue_this_run(2, "plume.yaml"), "jobs/run -n 2 plume.yaml --restart latest");
+  ASSERT_EQ(unsetenv("STABLEFLUIDS_CONTINUE_WITH"), 0);
+  // jobs/slurm/with_display, in front of each rank under srun, goes between launcher and program.
+  ASSERT_EQ(setenv("STABLEFLUIDS_RANK_WRAPPER", "jobs/slurm/with_display", 1), 0);
+  const std::string command = sf::continue_this_run(3, "plume.yaml");
+  EXPECT_NE(command.find("-n 3 jobs/slurm/with_display stablefluids plume.yaml --restart latest"),
+            std::string::npos)
+      << command;
+  ASSERT_EQ(unsetenv("STABLEFLUIDS_RANK_WRAPPER"), 0);
 }
 
 }  // namespace
