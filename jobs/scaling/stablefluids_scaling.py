@@ -55,6 +55,9 @@ The executable is ``--exe``, else ``$STABLEFLUIDS_BUILD_DIR/stablefluids``, else
 ``build/stablefluids`` in the source tree. The launcher is ``--mpiexec`` (default ``mpiexec``);
 Open MPI gets ``--oversubscribe`` and, as root, OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM).
 
+Ctrl-C, SIGTERM or SIGHUP stop a study: the run in progress is ended with the driver, and the
+status is 128 + the signal's number (130, 143, 129); run the study again to complete it.
+
 Only the standard library, PyYAML and matplotlib (Agg) are used; run it with /usr/bin/python3
 (or jobs/scaling/run).
 """
@@ -90,6 +93,18 @@ STAGE_ORDER = ["forces", "advect", "diffuse", "project", "surface", "obstacles",
 
 class ScalingError(Exception):
     """A problem reported to the user as one message, with exit status 1."""
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP arrived (SIGINT arrives as KeyboardInterrupt): the study stops."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def raise_stopped(signum, _frame):
+    raise Stopped(signum)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -349,9 +364,28 @@ def log_tail(path, lines=25):
     return "\n".join("    " + line for line in tail)
 
 
+def end_group(process):
+    """End a run's process group: SIGTERM (mpiexec then ends its ranks), SIGKILL 10 s later.
+    Further stop signals wait until it is done, so that none can leave the run behind."""
+    stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    except ProcessLookupError:
+        process.wait()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
+
+
 def execute(command, env, cwd, log_path, timeout):
     """Run a command in its own process group, output to log_path; its status, or None on
-    timeout (the whole group is then killed)."""
+    timeout (the whole group is then killed). The group is away from the terminal's Ctrl-C, so
+    a stop of the driver (KeyboardInterrupt, Stopped) ends it here before going on up."""
     with open(log_path, "w", encoding="utf-8") as log:
         log.write("$ " + " ".join(shlex.quote(c) for c in command) + "\n")
         log.flush()
@@ -360,13 +394,11 @@ def execute(command, env, cwd, log_path, timeout):
         try:
             return process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            end_group(process)
             return None
+        except BaseException:
+            end_group(process)
+            raise
 
 
 def run_local(study, args):
@@ -888,8 +920,11 @@ def parse_args(argv):
 
 
 def main(argv=None):
-    """Entry point: the status is 0 on success, 1 on a reported error."""
+    """Entry point: the status is 0 on success, 1 on a reported error, 128 + the signal on a
+    stop."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, raise_stopped)
     try:
         study = Study(args.study, args.output, {"steps": args.steps,
                                                 "repetitions": args.repetitions,
@@ -908,9 +943,11 @@ def main(argv=None):
     except ScalingError as err:
         print(f"stablefluids_scaling: error: {err}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("stablefluids_scaling: interrupted", file=sys.stderr)
-        return 130
+    except (KeyboardInterrupt, Stopped) as stop:
+        signum = getattr(stop, "signum", signal.SIGINT)
+        print(f"stablefluids_scaling: stopped by {signal.Signals(signum).name}; the run in "
+              "progress, if any, was ended with it", file=sys.stderr)
+        return 128 + signum
     return 0
 
 
