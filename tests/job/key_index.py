@@ -380,7 +380,8 @@ def self_test(text, index, records, sites, help_text):
                                             r["context"] == "" and "keep" in r["keys"])]
     expect_failure("a line of the parser the corpus does not reach",
                    lambda: check_coverage(unreached, sites), "never reached by the corpus")
-    sphere = [r for r in records if not (r["path"] == "liquid.sinks[]" and "sphere" in r["context"])]
+    sphere = [r for r in records
+              if not (r["path"] == "liquid.sinks[]" and "sphere" in r["context"])]
     expect_failure("a shape a map takes that the corpus does not give it",
                    lambda: check_coverage(sphere, sites),
                    "liquid.sinks[] (shape: sphere) never reached")
