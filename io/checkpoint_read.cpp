@@ -34,21 +34,6 @@ namespace sf {
 
 namespace {
 
-template <typename T>
-bool read_attribute(hid_t object, const char* name, hid_t type, T* values, size_t count,
-                    std::string* error) {
-  H5Id attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
-  H5Id space(attribute.valid() ? H5Aget_space(attribute) : -1, H5Sclose);
-  const bool ok = attribute.valid() && space.valid() &&
-                  H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count) &&
-                  H5Aread(attribute, type, values) >= 0;
-  if (!ok) {
-    *error = std::string("attribute ") + name + " is missing or malformed";
-    H5Eclear2(H5E_DEFAULT);
-  }
-  return ok;
-}
-
 /// The checksum stored with dataset `name`; false, with the problem, if there is none.
 bool read_checksum(hid_t dataset, const std::string& name, std::uint32_t* crc,
                    std::string* problem) {

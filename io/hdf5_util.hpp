@@ -338,6 +338,22 @@ inline bool read_text_dataset(hid_t parent, const char* name, std::string* text,
   return false;
 }
 
+/// Numeric attribute `name` of `object` as `count` values of memory type `type`; false, with the
+/// reason, when it is missing or holds another number of values.
+template <typename T>
+bool read_attribute(hid_t object, const char* name, hid_t type, T* values, size_t count,
+                    std::string* error) {
+  H5Id attribute(H5Aexists(object, name) > 0 ? H5Aopen(object, name, H5P_DEFAULT) : -1,
+                 H5Aclose);
+  H5Id space(attribute.valid() ? H5Aget_space(attribute) : -1, H5Sclose);
+  const bool ok = attribute.valid() && space.valid() &&
+                  H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count) &&
+                  H5Aread(attribute, type, values) >= 0;
+  if (!ok) *error = std::string("attribute ") + name + " is missing or malformed";
+  H5Eclear2(H5E_DEFAULT);
+  return ok;
+}
+
 /// Text attribute `name` of `object` (see read_text); false when it is missing or not text.
 inline bool read_text_attribute(hid_t object, const char* name, std::string* text) {
   if (H5Aexists(object, name) <= 0) {

@@ -10,17 +10,6 @@ namespace sf::exporter {
 
 namespace {
 
-/// Reads root attribute `name` of `file` as `count` values of memory type `type`; false if it
-/// is missing or has another number of values.
-template <typename T>
-bool read_root_attribute(hid_t file, const char* name, hid_t type, hsize_t count, T* values) {
-  if (H5Aexists(file, name) <= 0) return false;
-  H5Id attribute(H5Aopen(file, name, H5P_DEFAULT), H5Aclose);
-  H5Id space(attribute.valid() ? H5Aget_space(attribute) : -1, H5Sclose);
-  return space.valid() && H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count) &&
-         H5Aread(attribute, type, values) >= 0;
-}
-
 /// H5Literate's callback: appends `name` to the list in `data` when it is a dataset (a group,
 /// such as /face_velocity, does not open as one).
 herr_t add_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* data) {
@@ -42,9 +31,9 @@ bool frame_dimension(const std::string& path, int* dim, std::string* error) {
     return false;
   }
   long long value = 0;
-  const bool read = read_root_attribute(static_cast<hid_t>(file), "dimension", H5T_NATIVE_LLONG,
-                                        1, &value);
-  H5Eclear2(H5E_DEFAULT);
+  std::string ignored;  // the message below says more
+  const bool read = read_attribute(static_cast<hid_t>(file), "dimension", H5T_NATIVE_LLONG,
+                                   &value, 1, &ignored);
   if (!read || (value != 2 && value != 3)) {
     *error = path + ": not a stablefluids frame (no root attribute dimension of 2 or 3)";
     return false;
@@ -68,13 +57,13 @@ bool FrameFile::open(const std::string& path, const FrameGrid& grid, std::string
   long long dim = 0;
   long long cells[3] = {0, 0, 0};
   double origin[3] = {0.0, 0.0, 0.0}, spacing[3] = {0.0, 0.0, 0.0};
-  const auto n = static_cast<hsize_t>(grid.dim);
-  const bool read = read_root_attribute(file_, "dimension", H5T_NATIVE_LLONG, 1, &dim) &&
+  const auto n = static_cast<size_t>(grid.dim);
+  std::string ignored;  // the message below says more
+  const bool read = read_attribute(file_, "dimension", H5T_NATIVE_LLONG, &dim, 1, &ignored) &&
                     dim == grid.dim &&
-                    read_root_attribute(file_, "cells", H5T_NATIVE_LLONG, n, cells) &&
-                    read_root_attribute(file_, "origin", H5T_NATIVE_DOUBLE, n, origin) &&
-                    read_root_attribute(file_, "spacing", H5T_NATIVE_DOUBLE, n, spacing);
-  H5Eclear2(H5E_DEFAULT);
+                    read_attribute(file_, "cells", H5T_NATIVE_LLONG, cells, n, &ignored) &&
+                    read_attribute(file_, "origin", H5T_NATIVE_DOUBLE, origin, n, &ignored) &&
+                    read_attribute(file_, "spacing", H5T_NATIVE_DOUBLE, spacing, n, &ignored);
   if (!read) {
     *error = path + ": not a stablefluids frame of a " + std::to_string(grid.dim) +
              "-D run (its root attributes dimension, cells, origin and spacing are missing or "
