@@ -119,8 +119,7 @@ PetscErrorCode Channel::fill(const Grid& g, const InSituState& state) {
     PetscCall(hand_over(field.global(), field.local(), scalars[s]));
   }
   if (!shares_vectors) {
-    PetscCall(DMGlobalToLocalBegin(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
-    PetscCall(DMGlobalToLocalEnd(g.cell_dm(), state.pressure, INSERT_VALUES, pressure_local));
+    PetscCall(g.global_to_local(g.cell_dm(), state.pressure, pressure_local));
   }
   PetscCall(hand_over(state.pressure, pressure_local, pressure));
   image->Modified();

@@ -63,7 +63,11 @@ constexpr const char* kDefaultPreconditioner = PCMG;
 struct KrylovProjection::Impl {
   const Grid* grid = nullptr;
   const SolidMask* solids = nullptr;
-  OwnedDM dm;
+  // The pressure's DM: the grid's cell DM for the matrix-free multigrid (no DM of its own, so no
+  // second copy of PETSc's per-cell index structures), a DM of its own for an assembled matrix.
+  OwnedDM own_dm;
+  DM dm = nullptr;
+  HaloExchange pressure_halo;  // on the cell DM: the one ghost layer the gradient reads
   // With the default preconditioner the operator is matrix-free and `matrix` is the multigrid's
   // finest shell; otherwise it is assembled here.
   std::unique_ptr<PoissonMultigrid> multigrid;
@@ -166,8 +170,10 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
   PetscCall(PetscOptionsGetString(nullptr, kPrefix, "-pc_type", buffer, sizeof(buffer), &set));
   const std::string pc_type = set ? buffer : kDefaultPreconditioner;
   if (pc_type == PCMG) {
-    // The outflow ghosts of the matrix-free stencil need ghost points beyond the domain.
-    PetscCall(create_sample_dm(g, -1, false, dm.replace(), DM_BOUNDARY_GHOSTED));
+    // The outflow ghosts of the matrix-free stencil need ghost points beyond the domain, which
+    // the cell DM has (DM_BOUNDARY_GHOSTED); the levels exchange one layer of its halo.
+    dm = g.cell_dm();
+    PetscCall(pressure_halo.setup(dm, 1, HaloShape::Star));
     multigrid = std::make_unique<PoissonMultigrid>();
     PetscCall(multigrid->setup(g, s, dm));
     Mat shell = multigrid->fine_operator();
@@ -180,7 +186,8 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
     if (mat_type.empty() && (pc_type == PCPFMG || pc_type == PCSYSPFMG))
       mat_type = MATHYPRESTRUCT;
     // PETSc builds hyprestruct matrices on 3D DMDAs only; a 2D grid is then one layer of cells.
-    PetscCall(create_sample_dm(g, -1, mat_type == MATHYPRESTRUCT, dm.replace()));
+    PetscCall(create_sample_dm(g, -1, mat_type == MATHYPRESTRUCT, own_dm.replace()));
+    dm = own_dm;
     if (!mat_type.empty()) PetscCall(DMSetMatType(dm, mat_type.c_str()));
     PetscCall(DMCreateMatrix(dm, matrix.replace()));
     PetscCall(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
@@ -400,8 +407,12 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
   // Borrowed from the DM's pool, which the matrix-free operator's exchanges share.
   BorrowedVec pressure_local;
   PetscCall(pressure_local.get_local(dm));
-  PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
-  PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
+  if (dm == g.cell_dm()) {
+    PetscCall(pressure_halo.global_to_local(pressure, pressure_local));
+  } else {
+    PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
+    PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
+  }
   ReadArray p;
   WriteArray u;
   PetscCall(p.get_local(dm, pressure_local));

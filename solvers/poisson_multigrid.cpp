@@ -48,20 +48,6 @@ PetscErrorCode create_level_dm(MPI_Comm comm, int dim, const std::array<PetscInt
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode box_stencil_copy(DM dm, int dim, DM* box) {
-  PetscFunctionBeginUser;
-  std::array<PetscInt, 3> cells{1, 1, 1};
-  PetscInt procs[3] = {1, 1, 1};
-  DMBoundaryType bt[3];
-  PetscCall(DMDAGetInfo(dm, nullptr, &cells[0], &cells[1], &cells[2], &procs[0], &procs[1],
-                        &procs[2], nullptr, nullptr, &bt[0], &bt[1], &bt[2], nullptr));
-  std::array<const PetscInt*, 3> ranges{nullptr, nullptr, nullptr};
-  PetscCall(DMDAGetOwnershipRanges(dm, &ranges[0], &ranges[1], &ranges[2]));
-  PetscCall(create_level_dm(PetscObjectComm(reinterpret_cast<PetscObject>(dm)), dim, cells, bt,
-                            procs, ranges, DMDA_STENCIL_BOX, box));
-  PetscFunctionReturn(0);
-}
-
 }  // namespace mg
 
 using namespace mg;
@@ -113,15 +99,11 @@ PetscErrorCode PoissonMultigrid::Impl::coarsen(Level* fine_level, Level* coarse)
   int most = 0;
   PetscCallMPI(MPI_Allreduce(&odd_axes, &most, 1, MPI_INT, MPI_MAX, grid->comm()));
   coarse->transfer_exchanges = most > 0;
-  coarse->transfer_dm = coarse->dm;
-  if (!fine.transfer_dm) fine.transfer_dm = fine.dm;
+  PetscCall(coarse->star.setup(coarse->dm, 1, HaloShape::Star));
+  PetscCall(coarse->box.setup(coarse->dm, 1, HaloShape::Box));
   if (most >= 2) {
-    PetscCall(box_stencil_copy(coarse->dm, f.dim, coarse->box_dm.replace()));
-    coarse->transfer_dm = coarse->box_dm;
-    if (!fine.box_dm) {
-      PetscCall(box_stencil_copy(fine.dm, f.dim, fine.box_dm.replace()));
-      fine.transfer_dm = fine.box_dm;
-    }
+    coarse->transfer_box = true;
+    fine.transfer_box = true;
   }
   PetscFunctionReturn(0);
 }
@@ -133,6 +115,8 @@ PetscErrorCode PoissonMultigrid::Impl::build_levels(DM fine_dm) {
   Level& fine = finest_first[0];
   fine.dm = fine_dm;
   PetscCall(read_layout(fine_dm, g.dim(), &fine.layout));
+  PetscCall(fine.star.setup(fine_dm, 1, HaloShape::Star));
+  PetscCall(fine.box.setup(fine_dm, 1, HaloShape::Box));
   for (int a = 0; a < g.dim(); ++a) {
     fine.open_weight[a] = 1.0 / (g.spacing(a) * g.spacing(a));
     fine.decoupled_diagonal += 2.0 * fine.open_weight[a];
@@ -211,11 +195,9 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
         for (PetscInt x = lo[0]; x < hi[0]; ++x) sum += face_weight(fine, x, y, z, a);
     return 0.5 * sum;
   };
-  OwnedDM box;
-  PetscCall(box_stencil_copy(coarse->dm, dim, box.replace()));
   OwnedVec owned, local;
-  PetscCall(DMCreateGlobalVector(box, owned.replace()));
-  PetscCall(DMCreateLocalVector(box, local.replace()));
+  PetscCall(DMCreateGlobalVector(coarse->dm, owned.replace()));
+  PetscCall(DMCreateLocalVector(coarse->dm, local.replace()));
   // Fills `owned` with f(i, j, k) on the owned cells and exchanges it into `local`.
   auto exchange = [&](auto&& f) -> PetscErrorCode {
     PetscFunctionBeginUser;
@@ -226,8 +208,7 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coarse_weights(const Level& fine,
     });
     PetscCall(data.restore());
     PetscCall(VecZeroEntries(local));
-    PetscCall(DMGlobalToLocalBegin(box, owned, INSERT_VALUES, local));
-    PetscCall(DMGlobalToLocalEnd(box, owned, INSERT_VALUES, local));
+    PetscCall(coarse->box.global_to_local(owned, local));
     PetscFunctionReturn(0);
   };
   for (int a = 0; a < dim; ++a) {
@@ -269,7 +250,7 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coupled(Level* level, bool with_g
   const Layout& l = level->layout;
   level->coupled.assign(static_cast<size_t>(l.ghosted.count()), 0);
   OwnedVec owned, local;
-  if (with_ghosts) PetscCall(DMCreateGlobalVector(level->transfer_dm, owned.replace()));
+  if (with_ghosts) PetscCall(DMCreateGlobalVector(level->dm, owned.replace()));
   WriteArray data;
   if (with_ghosts) PetscCall(data.get(owned));
   dispatch(*level, [&](auto dim, const auto& w) {
@@ -282,9 +263,8 @@ PetscErrorCode PoissonMultigrid::Impl::compute_coupled(Level* level, bool with_g
   });
   if (!with_ghosts) PetscFunctionReturn(0);
   PetscCall(data.restore());
-  PetscCall(DMCreateLocalVector(level->transfer_dm, local.replace()));
-  PetscCall(DMGlobalToLocalBegin(level->transfer_dm, owned, INSERT_VALUES, local));
-  PetscCall(DMGlobalToLocalEnd(level->transfer_dm, owned, INSERT_VALUES, local));
+  PetscCall(DMCreateLocalVector(level->dm, local.replace()));
+  PetscCall(level->transfer().global_to_local(owned, local));
   ReadArray ghosted;
   PetscCall(ghosted.get(local));
   for (size_t n = 0; n < level->coupled.size(); ++n) level->coupled[n] = ghosted[n] > 0.5;

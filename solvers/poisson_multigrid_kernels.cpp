@@ -17,7 +17,7 @@ PetscErrorCode PoissonMultigrid::Impl::apply(Mat A, Vec x, Vec y) {
   PetscCall(MatShellGetContext(A, &ref));
   const Level& l = ref->impl->levels[static_cast<size_t>(ref->level)];
   GhostedCopy xl;
-  PetscCall(xl.open(l.dm, l.layout, x));
+  PetscCall(xl.open(l.dm, l.star, l.layout, x));
   WriteArray out;
   PetscCall(out.get(y));
   const double* in = xl.data();
@@ -82,7 +82,7 @@ PetscErrorCode PoissonMultigrid::Impl::sweeps(int level, int first_colour, Vec b
         continue;
       }
       GhostedCopy xl;
-      PetscCall(xl.open(l.dm, layout, x));
+      PetscCall(xl.open(l.dm, l.star, layout, x));
       const double* in = xl.data();
       PetscCall(out.get(x));
       dispatch(l, [&](auto dim, const auto& w) {
@@ -139,7 +139,7 @@ PetscErrorCode transfer_source(const Level& l, Vec v, bool ghosted, GhostedCopy*
                                ReadArray* owned, const PetscScalar** data, IndexBox* box) {
   PetscFunctionBeginUser;
   if (ghosted) {
-    PetscCall(copy->open(l.transfer_dm, l.layout, v));
+    PetscCall(copy->open(l.dm, l.transfer(), l.layout, v));
     *data = copy->data();
     *box = l.layout.ghosted;
   } else {

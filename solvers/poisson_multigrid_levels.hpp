@@ -52,10 +52,6 @@ PetscErrorCode create_level_dm(MPI_Comm comm, int dim, const std::array<PetscInt
                                const std::array<const PetscInt*, 3>& ranges,
                                DMDAStencilType stencil, DM* dm);
 
-/// The same DMDA with a box stencil: its exchange also fills the edge and corner ghosts, which
-/// the set-up of the next coarser level reads (the stencils themselves need only the star).
-PetscErrorCode box_stencil_copy(DM dm, int dim, DM* box);
-
 /// Read access to a level vector at global cell indices: its owned array, or a ghosted local
 /// copy when the reader needs one layer beyond the owned cells.
 struct CellReader {
@@ -148,16 +144,15 @@ inline void fill_boundary_ghosts(const Layout& layout, PetscScalar* x) {
   }
 }
 
-/// The local (ghosted) copy of a level vector, filled by the DMDA's exchange and the boundary
-/// ghosts, held for the duration of one kernel (borrowed from the DM's pool of local vectors,
-/// which every kernel of the level shares).
+/// The local (ghosted) copy of a level vector, filled by one of the level's halo exchanges and
+/// the boundary ghosts, held for the duration of one kernel (borrowed from the DM's pool of
+/// local vectors, which every kernel of the level shares).
 class GhostedCopy {
 public:
-  PetscErrorCode open(DM dm, const Layout& layout, Vec global) {
+  PetscErrorCode open(DM dm, const HaloExchange& exchange, const Layout& layout, Vec global) {
     PetscFunctionBeginUser;
     PetscCall(local_.get_local(dm));
-    PetscCall(DMGlobalToLocalBegin(dm, global, INSERT_VALUES, local_));
-    PetscCall(DMGlobalToLocalEnd(dm, global, INSERT_VALUES, local_));
+    PetscCall(exchange.global_to_local(global, local_));
     PetscCall(array_.get(local_));
     fill_boundary_ghosts(layout, array_.data);
     PetscFunctionReturn(0);
@@ -181,8 +176,12 @@ struct PoissonMultigrid::Impl {
   /// One level of the hierarchy. levels[0] is the coarsest, as in PCMG.
   struct Level {
     mg::Layout layout;
-    OwnedDM owned_dm;       // coarse levels; the finest borrows the pressure DM
+    OwnedDM owned_dm;       // coarse levels; the finest borrows the pressure's DM
     DM dm = nullptr;
+    // One ghost layer: the faces of the owned box (the operator and the smoothers), or the box
+    // with its edges and corners (halo_exchange.hpp). The finest level's DM may have a wider
+    // halo (the grid's cell DM); the exchanges fill only the layer the kernels read.
+    HaloExchange star, box;
     std::array<double, 3> open_weight{0.0, 0.0, 0.0};  // weight of a fully open face, per axis
     double decoupled_diagonal = 0.0;  // the row d p = 0 of a cell no open face couples
     std::vector<std::uint8_t> open;   // finest: bit a set = the lower face on axis a is open
@@ -191,10 +190,10 @@ struct PoissonMultigrid::Impl {
     std::vector<std::uint8_t> coupled;
     std::array<std::vector<double>, 3> weight;  // coarser: weight of the lower face on axis a
     bool transfer_exchanges = false;  // to and from the finer level: ownership not nested
-    // The DM whose exchange the transfers use: the level's own (star stencil), or a box-stencil
-    // copy where ranges are not nested on two axes or more, so that transfers read edge ghosts.
-    OwnedDM box_dm;
-    DM transfer_dm = nullptr;
+    // The exchange the transfers use: the star, or the box where ranges are not nested on two
+    // axes or more, so that transfers read edge ghosts.
+    bool transfer_box = false;
+    const HaloExchange& transfer() const { return transfer_box ? box : star; }
     OwnedMat op;        // A on this level, for smoothers and residuals
     OwnedMat to_finer;  // piecewise-constant interpolation to the next finer level
     OwnedMat assembled; // coarsest: A as an AIJ matrix for the direct solve

@@ -8,9 +8,9 @@ departure-point volumes do not depend on the preconditioner and still hold.
 
 The model follows the code, stage by stage (src/app/schemes.cpp and the modules of src/physics/modules.def):
 
-* halo exchanges: Field::fill_ghosts() is DMGlobalToLocal on a DMDA with a *box* stencil of
-  width H (src/mac/grid.cpp), so an interior rank sends up to 26 messages per exchange and receives
-  dof * ((nx+2H)(ny+2H)(nz+2H) - nx ny nz) doubles. Per step (3D, S scalars, no viscosity):
+* halo exchanges: Field::fill_ghosts() fills a *box* of width H (src/mac/halo_exchange.hpp, the
+  messages of DMGlobalToLocal), so an interior rank sends up to 26 messages per exchange and
+  receives dof * ((nx+2H)(ny+2H)(nz+2H) - nx ny nz) doubles. Per step (3D, S scalars, no viscosity):
   velocity (dof 3) 4 times (forces, advection, projection right-hand side, max|div u|), every
   scalar twice, the vorticity magnitude once when confinement is on, the pressure (width 1, star
   stencil, 6 messages) once for the gradient update.
@@ -106,7 +106,7 @@ def _neighbour_offsets(box):
 
 def exchange(cells, procs, width, dof, periodic=(False, False, False), box=True,
              face_layer=False, coordinate=None):
-    """Messages and bytes *sent* by one rank in one DMGlobalToLocal (width `width`, `dof`
+    """Messages and bytes *sent* by one rank in one halo exchange (width `width`, `dof`
     doubles per point). `coordinate` is the rank's position in the process grid (default: the
     middle, i.e. an interior rank); `face_layer` adds the face DM's extra upper layer on
     non-periodic axes (owned by the last rank of the axis)."""

@@ -1,5 +1,5 @@
-// Fields and fill_ghosts(): the halo exchange is PETSc's DMGlobalToLocal; what PETSc cannot know,
-// the physical boundary conditions outside the domain, is applied here from the field's
+// Fields and fill_ghosts(): the halo exchange is the grid's (halo_exchange.hpp); what no exchange
+// can know, the physical boundary conditions outside the domain, is applied here from the field's
 // FieldBoundary. See field.hpp for the ghost rules.
 #include "field.hpp"
 #include "vec_array.hpp"
@@ -140,8 +140,7 @@ double Field::boundary_value(const GhostFill& fill, int axis, PetscInt i, PetscI
 PetscErrorCode Field::fill_ghosts() {
   PetscFunctionBeginUser;
   PetscCall(set_boundary_faces());
-  PetscCall(DMGlobalToLocalBegin(dm_, global_, INSERT_VALUES, local_));
-  PetscCall(DMGlobalToLocalEnd(dm_, global_, INSERT_VALUES, local_));
+  PetscCall(grid_->global_to_local(dm_, global_, local_));
   PetscCall(fill_physical_ghosts());
   PetscFunctionReturn(0);
 }

@@ -77,7 +77,7 @@ public:
   Vec local() const { return local_; }
 
   /// Makes the local vector consistent with the global one: sets Dirichlet boundary faces in the
-  /// global vector, exchanges the halo with DMGlobalToLocal (periodic wrap included) and fills
+  /// global vector, exchanges the halo (Grid::global_to_local, periodic wrap included) and fills
   /// the ghost layers outside the domain from the boundary description. Collective.
   PetscErrorCode fill_ghosts();
 

@@ -137,6 +137,8 @@ PetscErrorCode Grid::setup(MPI_Comm comm, const GridConfig& config,
     }
   }
   PetscCall(create_dmda(comm, bt, dim_, halo_, face_cells, dim_, face_ranges, face_dm_.replace()));
+  PetscCall(cell_halo_.setup(cell_dm_, halo_, HaloShape::Box));
+  PetscCall(face_halo_.setup(face_dm_, halo_, HaloShape::Box));
 
   PetscInt xs, ys, zs, xm, ym, zm;
   PetscCall(DMDAGetCorners(cell_dm_, &xs, &ys, &zs, &xm, &ym, &zm));
@@ -145,9 +147,17 @@ PetscErrorCode Grid::setup(MPI_Comm comm, const GridConfig& config,
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Grid::global_to_local(DM dm, Vec global, Vec local) const {
+  PetscFunctionBeginUser;
+  PetscCheck(dm == cell_dm_.get() || dm == face_dm_.get(), comm_, PETSC_ERR_ARG_WRONG,
+             "Grid::global_to_local exchanges vectors of the grid's cell and face DMs only");
+  PetscCall((dm == cell_dm_.get() ? cell_halo_ : face_halo_).global_to_local(global, local));
+  PetscFunctionReturn(0);
+}
+
 namespace {
 
-/// Values one rank receives in a DMGlobalToLocal of `dm`, and from how many ranks.
+/// Values one rank receives in a halo exchange of `dm`, and from how many ranks.
 PetscErrorCode count_exchange(const Grid& grid, DM dm, double* values, PetscInt* neighbours) {
   PetscFunctionBeginUser;
   PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm, dof, sizes[3], procs[3];

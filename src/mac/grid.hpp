@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "boundary.hpp"
+#include "halo_exchange.hpp"
 #include "petsc_handle.hpp"
 
 namespace sf {
@@ -96,7 +97,7 @@ using ConstArrayView = BasicArrayView<const PetscScalar>;
 
 /// How the grid is spread over the ranks, for the start-up report and the timings JSON.
 /// Exchanged values count the ghost entries a rank receives from other ranks in one
-/// DMGlobalToLocal (ghosts outside the domain are filled locally and not counted).
+/// halo exchange (ghosts outside the domain are filled locally and not counted).
 struct Decomposition {
   std::array<PetscInt, 3> processes{1, 1, 1};
   PetscInt min_cells = 0, max_cells = 0;  // owned cells per rank
@@ -144,6 +145,11 @@ public:
 
   DM cell_dm() const { return cell_dm_; }
   DM face_dm() const { return face_dm_; }
+
+  /// Fills `local`, a local vector of the cell or the face DM, from `global`: the owned values
+  /// and the halo of the grid's width, edges and corners included (halo_exchange.hpp), as
+  /// DMGlobalToLocal would, without PETSc's per-entry index of the DM. Collective.
+  PetscErrorCode global_to_local(DM dm, Vec global, Vec local) const;
 
   /// The cells this rank owns (identical for the cell and face DMs, bar the face DM's extra
   /// upper layer).
@@ -215,6 +221,8 @@ private:
   IndexBox owned_;
   OwnedDM cell_dm_;
   OwnedDM face_dm_;
+  HaloExchange cell_halo_;
+  HaloExchange face_halo_;
 };
 
 /// The mean of value(i', j', k') over the nearest cells along the axes from (i, j, k) that

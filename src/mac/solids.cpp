@@ -368,10 +368,8 @@ double SolidMask::body_velocity(size_t n, int c, const double x[3]) const {
 PetscErrorCode SolidMask::setup(const Grid& grid, const std::vector<ObstacleConfig>& obstacles) {
   PetscFunctionBeginUser;
   grid_ = &grid;
-  // A scalar field gives the halo exchange and the zero-gradient fill outside the domain.
-  PetscCall(kinds_.setup_scalar(grid, "solid"));
   PetscInt dof = 1;
-  PetscCall(dmda_array_box(kinds_.dm(), true, &start_, &width_, &dof));
+  PetscCall(dmda_array_box(grid.cell_dm(), true, &start_, &width_, &dof));
   mask_.assign(static_cast<size_t>(width_[0] * width_[1] * width_[2]), Fluid);
   placed_ = obstacles;
   // The shifts by a period along the periodic axes that holds() tries (just 0 without any).
@@ -449,8 +447,13 @@ PetscErrorCode SolidMask::move_to(double time) {
   auto kind_of = [](const ObstacleConfig& obstacle) {
     return obstacle.boundary == BoundaryKind::FreeSlip ? FreeSlipSolid : NoSlipSolid;
   };
+  // The kinds as a scalar field, for its halo exchange and its zero-gradient fill outside the
+  // domain: made for each move, so that its two vectors (17 bytes a cell) are not held between
+  // moves, and all a run without moving obstacles keeps is the byte per cell of mask_.
+  Field kinds;
+  PetscCall(kinds.setup_scalar(grid, "solid"));
   WriteArray view;
-  PetscCall(view.get_global(kinds_));
+  PetscCall(view.get_global(kinds));
   PetscInt local_solid = 0;
   const int dim = grid.dim();
   for_each_index(grid.owned_cells(), [&](PetscInt i, PetscInt j, PetscInt k) {
@@ -487,7 +490,7 @@ PetscErrorCode SolidMask::move_to(double time) {
     if (nearest) ++local_solid;
   });
   PetscCall(view.restore());
-  PetscCall(kinds_.fill_ghosts());
+  PetscCall(kinds.fill_ghosts());
   PetscCallMPI(MPI_Allreduce(&local_solid, &solid_cells_, 1, MPIU_INT, MPI_SUM, grid.comm()));
   any_solid_ = solid_cells_ > 0 || !cut_obstacles_.empty();
 
@@ -497,7 +500,7 @@ PetscErrorCode SolidMask::move_to(double time) {
   fresh_.assign(mask_.size(), 0);
   int changed = 0;
   ReadArray local;
-  PetscCall(local.get(kinds_.local()));
+  PetscCall(local.get(kinds.local()));
   const IndexBox& owned = grid.owned_cells();
   for (size_t n = 0; n < mask_.size(); ++n) {
     const auto kind = static_cast<std::uint8_t>(local[n]);

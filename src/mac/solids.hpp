@@ -323,7 +323,6 @@ private:
   // Open fraction of the lower face per axis, over the ghosted extent; empty without a cut
   // obstacle. Single precision: 4 bytes a face, and far finer than the fractions' accuracy.
   std::array<std::vector<float>, 3> fraction_;
-  Field kinds_;  // the mask as a cell field, for its halo exchange
   std::vector<ObstacleConfig> placed_;     // the obstacles as the job places them (t = 0)
   std::vector<ObstacleConfig> obstacles_;  // where they are now
   // Where each obstacle is now: the velocity of its pivot, its pivot, its angular velocity and

@@ -525,8 +525,7 @@ PetscErrorCode FlowDiagnostics::measure(Field& velocity, std::vector<Field>& sca
                "the obstacle forces need the pressure");
     BorrowedVec p_local;
     PetscCall(p_local.get_local(grid.cell_dm()));
-    PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
-    PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), pressure, INSERT_VALUES, p_local));
+    PetscCall(grid.global_to_local(grid.cell_dm(), pressure, p_local));
     ReadArray p;
     PetscCall(p.get_local(grid.cell_dm(), p_local));
     std::vector<double> forces(static_cast<size_t>(dim) * obstacles_.size(), 0.0);

@@ -40,8 +40,7 @@ PetscErrorCode VelocityExtension::mark_air_layers(Field& phi, const Field* fract
   const auto exchange_layers = [&]() -> PetscErrorCode {
     PetscFunctionBeginUser;
     PetscCall(VecSet(layer_local_, kFar));
-    PetscCall(DMGlobalToLocalBegin(grid.cell_dm(), layer_, INSERT_VALUES, layer_local_));
-    PetscCall(DMGlobalToLocalEnd(grid.cell_dm(), layer_, INSERT_VALUES, layer_local_));
+    PetscCall(grid.global_to_local(grid.cell_dm(), layer_, layer_local_));
     PetscFunctionReturn(0);
   };
   // The layers: the liquid 0, then each air cell beside a cell of the layer before.
@@ -135,8 +134,7 @@ PetscErrorCode VelocityExtension::extend(Field& velocity, Field& phi) {
     PetscCall(velocity.fill_ghosts());
     // Ghosts beyond a wall are no faces of the grid: they stay unknown.
     PetscCall(VecSet(known_local_, kUnknown));
-    PetscCall(DMGlobalToLocalBegin(grid.face_dm(), known_, INSERT_VALUES, known_local_));
-    PetscCall(DMGlobalToLocalEnd(grid.face_dm(), known_, INSERT_VALUES, known_local_));
+    PetscCall(grid.global_to_local(grid.face_dm(), known_, known_local_));
     ReadArray u, seen;
     WriteArray u_out, seen_out;
     PetscCall(u.get_local(velocity));

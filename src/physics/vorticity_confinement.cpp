@@ -169,8 +169,7 @@ PetscErrorCode VorticityConfinement::add_to(const ForceState& state, const Array
     }
   PetscCall(eta_out.restore());
   PetscCall(eta_local.get_local(cell_dm));
-  PetscCall(DMGlobalToLocalBegin(cell_dm, eta_global, INSERT_VALUES, eta_local));
-  PetscCall(DMGlobalToLocalEnd(cell_dm, eta_global, INSERT_VALUES, eta_local));
+  PetscCall(grid.global_to_local(cell_dm, eta_global, eta_local));
   PetscCall(eta_global.give_back());
   ReadArray eta_array;
   PetscCall(eta_array.get_local(cell_dm, eta_local));
