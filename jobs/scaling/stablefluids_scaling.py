@@ -17,6 +17,8 @@ A *study* is a small YAML file naming a base job and the rank counts to run it o
     #                                 # time.dt_max for an adaptive (cfl) job
     # timeout: 1800                   # seconds per local run (default 1800)
     # catalyst: drop                  # drop (default) | keep: the base job's catalyst section
+    # set: {grid.cells: [128, 48, 48]}  # job keys replaced in every run, as the solver's --set
+    # stream_elements: 16777216       # doubles per STREAM array (default: the program's, 2^23)
     # slurm: {time: "00:30:00", partition: ..., account: ..., ntasks_per_node: 64, exclusive: true}
 
 A strong study keeps the grid of the base job (``grid.cells``) fixed. A weak study needs a base
@@ -30,13 +32,25 @@ a fixed step ``{dt, end: steps * dt}``, ``output`` sent to the run's directory w
 (rendering is not what a scaling study measures, and a script named relative to the base job
 would not be found from the run's job file). With ``keep``, every script path is made absolute
 against the base job's directory, and a relative ``catalyst.directory`` is put under the run's
-directory. The job is written to ``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run
-there; the solver leaves ``<name>_timings.json`` and ``<name>_steps.csv`` beside it, and the
-run's output goes to ``run.log``.
+directory. ``set`` replaces keys of the base job (dotted paths, ``grid.cells``) before all
+that, e.g. to run a shipped job on a finer grid; ``name``, ``time``, ``output`` and
+``checkpoint`` are the driver's and cannot be set. The job is written to
+``<output>/runs/r<ranks>_rep<k>/job.yaml`` and run there; the solver leaves
+``<name>_timings.json`` and ``<name>_steps.csv`` beside it, and the run's output goes to
+``run.log``.
+
+At each rank count, the STREAM triad program (``stream_triad``, built beside the solver) runs
+before the solver, in the run's directory, under the same launcher with the same rank count,
+and leaves its one JSON line in ``stream.log``: the memory bandwidth per rank and in all that
+these ranks get on these nodes, and the machine (host, CPU model, cores) and launcher, recorded
+where the ranks ran. Locally it runs once per rank count, before the first repetition (the
+machine is the same for all of them); in a Slurm study, inside every array task before its
+solver run (each task has an allocation of its own, on the compute nodes).
 
 Subcommands (all take the study file; ``--output DIR`` overrides the study's output directory,
 and ``--steps N``, ``--repetitions N`` and ``--ranks 1,2`` the study's values, for a quick
-check of a large study; give ``collect`` and ``plot`` the same overrides as ``run``):
+check of a large study; give ``collect`` and ``plot`` the same overrides as ``run``;
+``run`` also takes ``--stream-elements N``):
 
     run STUDY [--dry-run] [--slurm]   run every (ranks, repetition) pair locally under mpiexec,
                                       or with --slurm write Slurm array jobs instead, one per
@@ -50,9 +64,14 @@ check of a large study; give ``collect`` and ``plot`` the same overrides as ``ru
 Definitions (N0 = the smallest rank count, t(N) = median seconds per step on N ranks):
 strong: speed-up = N0 t(N0) / t(N) (t1/tN when N0 = 1), efficiency = N0 t(N0) / (N t(N));
 weak: speed-up and efficiency are both the weak efficiency t(N0) / t(N).
+Bandwidth bound (B_rank, B_total = median STREAM bandwidth per rank and in all on N ranks): the
+efficiency a code limited by memory bandwidth alone reaches, B_rank(N) / B_rank(N0)
+(= B_total(N) / B_total(N0) * N0 / N), strong or weak; the strong speed-up bound is
+N0 B_total(N) / B_total(N0).
 
 The executable is ``--exe``, else ``$STABLEFLUIDS_BUILD_DIR/stablefluids``, else
-``build/stablefluids`` in the source tree. The launcher is ``--mpiexec`` (default ``mpiexec``);
+``build/stablefluids`` in the source tree; the STREAM program is ``--stream-exe``, else
+``stream_triad`` in the solver's directory. The launcher is ``--mpiexec`` (default ``mpiexec``);
 Open MPI gets ``--oversubscribe`` and, as root, OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM).
 
 Ctrl-C, SIGTERM or SIGHUP stop a study: the run in progress is ended with the driver, and the
@@ -74,6 +93,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 
 import yaml
@@ -83,12 +103,17 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(SCRIPT_DIR))
 TEMPLATE = os.path.join(SOURCE_DIR, "jobs", "slurm", "array.sbatch.in")
 
 STUDY_KEYS = {"name", "base_job", "kind", "ranks", "steps", "repetitions", "petsc_options",
-              "output", "dt", "timeout", "slurm", "catalyst"}
+              "output", "dt", "timeout", "slurm", "catalyst", "set", "stream_elements"}
+# What the driver itself decides in every run's job: a study cannot `set` them.
+DRIVER_KEYS = ("name", "time", "output", "checkpoint")
 SLURM_KEYS = {"time", "partition", "account", "ntasks_per_node", "exclusive"}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 DEFAULT_TIMEOUT = 1800.0
 STAGE_ORDER = ["forces", "advect", "diffuse", "project", "surface", "obstacles", "output",
                "insitu"]
+STREAM_PROGRAM = "stream_triad"
+# The results' text columns (read back as text by `plot`, whatever they look like).
+TEXT_COLUMNS = {"process_grid", "cells", "host", "cpu_model", "launcher", "mpi_library"}
 
 
 class ScalingError(Exception):
@@ -146,8 +171,8 @@ class Study:
     """A parsed and checked study file, with its paths resolved."""
 
     def __init__(self, path, output_override=None, overrides=None):
-        """overrides: values for 'steps', 'repetitions' or 'ranks' that replace the study's
-        (from the command line), checked like the study's own."""
+        """overrides: values for 'steps', 'repetitions', 'ranks' or 'stream_elements' that
+        replace the study's (from the command line), checked like the study's own."""
         self.path = os.path.abspath(path)
         data = load_yaml(self.path, "study")
         if not isinstance(data, dict):
@@ -199,6 +224,19 @@ class Study:
         if self.catalyst not in ("drop", "keep"):
             raise ScalingError(f"{path}: catalyst must be 'drop' or 'keep', "
                                f"got {self.catalyst!r}")
+        self.set = data.get("set") or {}
+        if not isinstance(self.set, dict) or not all(isinstance(k, str) and k
+                                                     for k in self.set):
+            raise ScalingError(f"{path}: set must be a map of job keys (grid.cells: ...) to "
+                               "values")
+        for key in self.set:
+            if key.split(".")[0] in DRIVER_KEYS:
+                raise ScalingError(f"{path}: set: '{key}' is the driver's in every run; use "
+                                   "the study's steps, dt and output instead")
+        self.stream_elements = data.get("stream_elements")
+        if self.stream_elements is not None and not _positive_int(self.stream_elements):
+            raise ScalingError(f"{path}: stream_elements must be a positive integer, got "
+                               f"{self.stream_elements!r}")
         self.slurm = data.get("slurm") or {}
         if not isinstance(self.slurm, dict) or set(self.slurm) - SLURM_KEYS:
             raise ScalingError(f"{path}: slurm must be a map with keys among "
@@ -226,6 +264,7 @@ class Run:
         self.log = os.path.join(self.directory, "run.log")
         self.timings = os.path.join(self.directory, f"{self.name}_timings.json")
         self.steps_csv = os.path.join(self.directory, f"{self.name}_steps.csv")
+        self.stream_log = os.path.join(self.directory, "stream.log")
 
 
 def _positive_int(value):
@@ -243,6 +282,9 @@ def _positive_number(value):
 def read_base_job(study):
     """The base job as a dict, checked against the kind of study."""
     job = load_yaml(study.base_job, "base job")
+    if isinstance(job, dict):
+        for key, value in study.set.items():
+            apply_set(study, job, key, value)
     if not isinstance(job, dict) or not isinstance(job.get("grid"), dict):
         raise ScalingError(f"base job '{study.base_job}' has no grid map")
     grid = job["grid"]
@@ -254,6 +296,20 @@ def read_base_job(study):
         raise ScalingError(f"{study.path}: a strong study needs a base job with grid.cells "
                            f"(a fixed grid); '{study.base_job}' has none")
     return job
+
+
+def apply_set(study, job, key, value):
+    """Replace one dotted key of the job (creating maps on the way), as the solver's --set
+    does; a path through a value that is not a map is an error."""
+    parts = key.split(".")
+    node = job
+    for i, part in enumerate(parts[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ScalingError(f"{study.path}: set: '{'.'.join(parts[:i + 1])}' in the base job "
+                               f"is not a map, so '{key}' cannot be set")
+        node = child
+    node[parts[-1]] = value
 
 
 def fixed_dt(study, job):
@@ -315,6 +371,7 @@ def write_job(study, base, run):
     header = (f"# Generated by stablefluids_scaling.py for study '{study.name}' from\n"
               f"# {study.base_job}: {run.ranks} ranks, repetition {run.repetition}, "
               f"{study.steps} steps.\n")
+    header += "".join(f"# set by the study: {key} = {value}\n" for key, value in study.set.items())
     with open(run.job, "w", encoding="utf-8") as handle:
         handle.write(header + dump_yaml(derive_job(study, base, run)))
 
@@ -328,6 +385,22 @@ def find_executable(args):
         return os.path.abspath(args.exe)
     build = os.environ.get("STABLEFLUIDS_BUILD_DIR") or os.path.join(SOURCE_DIR, "build")
     return os.path.abspath(os.path.join(build, "stablefluids"))
+
+
+def find_stream_executable(args, exe):
+    """The STREAM triad program: --stream-exe, else stream_triad beside the solver (the build
+    puts both in the build directory)."""
+    if args.stream_exe:
+        return os.path.abspath(args.stream_exe)
+    return os.path.join(os.path.dirname(exe), STREAM_PROGRAM)
+
+
+def stream_command(prefix, stream_exe, study, run, launcher_text):
+    """The command line of a run's STREAM measurement: the run's launcher and rank count."""
+    command = prefix + ["-n", str(run.ranks), stream_exe, "--launcher", launcher_text]
+    if study.stream_elements:
+        command += ["--elements", str(study.stream_elements)]
+    return command
 
 
 def launcher(args):
@@ -405,15 +478,21 @@ def run_local(study, args):
     """Run every (ranks, repetition) pair of the study under mpiexec, one after the other."""
     base = read_base_job(study)
     exe = find_executable(args)
+    stream_exe = find_stream_executable(args, exe)
     runs = study.runs()
     timeout = args.timeout or study.timeout
     if args.dry_run:
         prefix = shlex.split(args.mpiexec) + ["--oversubscribe"]
         print(f"study {study.name} ({study.kind}): {len(runs)} runs of {study.steps} steps, "
-              f"dt = {fixed_dt(study, base)}, from {study.base_job}")
+              f"dt = {fixed_dt(study, base)}, from {study.base_job}"
+              + "".join(f", {key} = {value}" for key, value in study.set.items())
+              + ", a STREAM measurement before the first run of each rank count")
         for run in runs:
+            stream = stream_command(prefix, stream_exe, study, run, " ".join(prefix))
             print(f"  write {run.job}")
             print(f"  (cd {run.directory} && "
+                  + ("".join(shlex.quote(c) + " " for c in stream) + "> stream.log 2>&1 && "
+                     if run.repetition == 1 else "")
                   + " ".join(shlex.quote(c) for c in run_command(prefix, exe, study, run))
                   + " > run.log 2>&1)")
         print(f"results would go to {study.output}")
@@ -421,15 +500,22 @@ def run_local(study, args):
     if not os.access(exe, os.X_OK):
         raise ScalingError(f"no stablefluids executable at '{exe}': build it, or give --exe "
                            "or STABLEFLUIDS_BUILD_DIR")
+    if not os.access(stream_exe, os.X_OK):
+        raise ScalingError(f"no {STREAM_PROGRAM} executable at '{stream_exe}': build it "
+                           f"(cmake --build <build dir> --target {STREAM_PROGRAM}), or give "
+                           "--stream-exe")
     prefix, env = launcher(args)
+    launcher_text = " ".join(prefix)
     for index, run in enumerate(runs, 1):
         write_job(study, base, run)
-        for stale in (run.timings, run.steps_csv):
+        for stale in (run.timings, run.steps_csv, run.stream_log):
             if os.path.exists(stale):
                 os.remove(stale)
         command = run_command(prefix, exe, study, run)
         print(f"[{index}/{len(runs)}] {run.ranks} ranks, repetition {run.repetition} ... ",
               end="", flush=True)
+        if run.repetition == 1:
+            measure_stream(prefix, env, stream_exe, study, run, launcher_text, timeout)
         start = time.monotonic()
         status = execute(command, env, run.directory, run.log, timeout)
         elapsed = time.monotonic() - start
@@ -446,6 +532,26 @@ def run_local(study, args):
                                f"{study.steps}; see {run.log}")
         print(f"{timings['seconds_per_step']:.4g} s/step ({elapsed:.1f} s)")
     print(f"{len(runs)} runs done; results in {study.output}/runs")
+
+
+def measure_stream(prefix, env, stream_exe, study, run, launcher_text, timeout):
+    """The STREAM measurement of a rank count, before its first run: the bandwidth these ranks
+    get, started the same way as the solver, so that both see the same placement of ranks on
+    cores and memory. Once per rank count: the repetitions run on the same machine, and each
+    launch costs the start of an MPI job."""
+    stream = stream_command(prefix, stream_exe, study, run, launcher_text)
+    status = execute(stream, env, run.directory, run.stream_log, timeout)
+    if status != 0:
+        print("STREAM failed", flush=True)
+        raise ScalingError(f"the STREAM measurement of run {run.name} "
+                           + ("timed out" if status is None else f"failed with status {status}")
+                           + f"; the end of {run.stream_log}:\n" + log_tail(run.stream_log))
+    record = read_stream(run)
+    if record is None:
+        raise ScalingError(f"the STREAM measurement of run {run.name} printed no result; "
+                           f"the end of {run.stream_log}:\n{log_tail(run.stream_log)}")
+    print(f"STREAM {record['bytes_per_second_per_rank'] / 1e9:.3g} GB/s per rank, ",
+          end="", flush=True)
 
 
 def failure_message(run, status):
@@ -466,6 +572,7 @@ def write_slurm(study, args):
     that submits them all; print how to submit and collect."""
     base = read_base_job(study)
     exe = find_executable(args)
+    stream_exe = find_stream_executable(args, exe)
     runs = study.runs()
     try:
         with open(TEMPLATE, encoding="utf-8") as handle:
@@ -513,6 +620,9 @@ def write_slurm(study, args):
             "OUTPUT": shlex.quote(study.output),
             "TASKS": shlex.quote(tasks),
             "EXE": shlex.quote(exe),
+            "STREAM_EXE": shlex.quote(stream_exe),
+            "STREAM_OPTIONS": (f"--elements {study.stream_elements}"
+                               if study.stream_elements else ""),
             "SOURCE_DIR": shlex.quote(SOURCE_DIR),
             "PETSC_OPTIONS": " ".join(shlex.quote(o) for o in study.petsc_options),
         }
@@ -525,6 +635,10 @@ def write_slurm(study, args):
     write_script(submit, "\n".join(lines) + "\n")
     if not os.access(exe, os.X_OK):
         print(f"warning: no executable at {exe} yet; build it before the job starts",
+              file=sys.stderr)
+    if not os.access(stream_exe, os.X_OK):
+        print(f"warning: no {STREAM_PROGRAM} at {stream_exe} yet; build it before the job "
+              "starts, or the runs have no bandwidth (--stream-exe names another)",
               file=sys.stderr)
     print(f"wrote {len(arrays)} array scripts ({len(runs)} tasks in all), {tasks} and {submit}")
     print(f"submit with:\n  {shlex.quote(submit)}")
@@ -577,6 +691,60 @@ def read_timings(run):
     return data
 
 
+def read_stream(run):
+    """The STREAM record of a run (the last JSON line of its stream.log that the program
+    printed), checked; None when there is no log or no record in it (a run made before the
+    driver measured bandwidth, or a Slurm task whose measurement failed)."""
+    try:
+        with open(run.stream_log, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    record = None
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(data, dict) and data.get("program") == STREAM_PROGRAM:
+            record = data
+    if record is None:
+        return None
+    if record.get("ranks") != run.ranks:
+        raise ScalingError(f"{run.stream_log} says {record.get('ranks')} ranks, expected "
+                           f"{run.ranks}")
+    for key in ("bytes_per_second_per_rank", "bytes_per_second_total"):
+        if not _positive_number(record.get(key)):
+            raise ScalingError(f"{run.stream_log}: {key} is not a positive number "
+                               f"({record.get(key)!r})")
+    return record
+
+
+def _distinct(values):
+    """The distinct non-empty values, in order of appearance, joined by '; ' (None if none)."""
+    seen = []
+    for value in values:
+        if value not in (None, "") and value not in seen:
+            seen.append(value)
+    return "; ".join(str(v) for v in seen) if seen else None
+
+
+def _hosts(record):
+    """A STREAM record's hosts, shortened when a run spans many nodes."""
+    hosts = record.get("hosts") or [record.get("host")]
+    hosts = [str(h) for h in hosts if h]
+    if len(hosts) > 3:
+        return f"{', '.join(hosts[:2])}, ... ({len(hosts)} hosts)"
+    return ", ".join(hosts) or None
+
+
+def _stage_seconds(data, stage):
+    """A stage's seconds per step in a timings JSON, or None (missing or not a number)."""
+    entry = data["stages"].get(stage) if isinstance(data.get("stages"), dict) else None
+    value = entry.get("seconds_per_step") if isinstance(entry, dict) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def mean_pressure_iterations(run):
     """The mean of the pressure_iterations column of a run's steps CSV, or None."""
     try:
@@ -603,9 +771,20 @@ def collect(study):
                            f"{missing[0].timings}; run the study first")
     for run in runs:
         by_ranks[run.ranks].append((run, read_timings(run)))
+    # A local study measures once per rank count, a Slurm study in every task: a rank count's
+    # bandwidth is the median of the records its runs have.
+    streams = {run.name: read_stream(run) for run in runs}
+    unmeasured = [n for n in study.ranks
+                  if not any(streams[r.name] for r in runs if r.ranks == n)]
+    if unmeasured:
+        print(f"warning: no STREAM record (stream.log) in the runs on "
+              f"{', '.join(str(n) for n in unmeasured)} ranks: their bandwidth and the "
+              "bandwidth bound are left out", file=sys.stderr)
     stages = []
     for entries in by_ranks.values():
         for _, data in entries:
+            if not isinstance(data["stages"], dict):
+                raise ScalingError(f"{entries[0][0].timings}: 'stages' is not a map")
             for stage in data["stages"]:
                 if stage not in stages:
                     stages.append(stage)
@@ -629,12 +808,26 @@ def collect(study):
         }
         for stage in stages:
             row[f"{stage}_seconds_per_step"] = _median(
-                [d["stages"].get(stage, {}).get("seconds_per_step") for _, d in entries])
+                [_stage_seconds(d, stage) for _, d in entries])
         row["bytes_per_cell"] = _median([d.get("bytes_per_cell") for _, d in entries])
         row["peak_memory_bytes_per_rank"] = _median(
             [d.get("peak_memory_bytes_per_rank") for _, d in entries])
         row["mean_pressure_iterations"] = _median(
             [mean_pressure_iterations(r) for r, _ in entries])
+        records = [streams[r.name] for r, _ in entries if streams[r.name]]
+        per_rank = _median([s["bytes_per_second_per_rank"] for s in records])
+        total = _median([s["bytes_per_second_total"] for s in records])
+        row["stream_gb_per_s_per_rank"] = None if per_rank is None else per_rank / 1e9
+        row["stream_gb_per_s_total"] = None if total is None else total / 1e9
+        # Where the ranks ran, as the STREAM program saw it there (on a cluster, the compute
+        # nodes, whatever machine the study was written or collected on).
+        row["host"] = _distinct([_hosts(s) for s in records])
+        row["cpu_model"] = _distinct([s.get("cpu_model") for s in records])
+        row["cores"] = _distinct([s.get("cores") for s in records])
+        row["launcher"] = _distinct([s.get("launcher") for s in records])
+        row["mpi_library"] = _distinct([s.get("mpi") for s in records])
+        if isinstance(row["cores"], str) and row["cores"].isdigit():
+            row["cores"] = int(row["cores"])
         rows.append(row)
         if any(d["total_cells"] != first["total_cells"] for _, d in entries):
             print(f"warning: the repetitions on {n} ranks differ in total_cells",
@@ -642,6 +835,7 @@ def collect(study):
 
     base = rows[0]
     n0, t0 = base["ranks"], base["seconds_per_step"]
+    b0 = base["stream_gb_per_s_per_rank"]
     for row in rows:
         n, t = row["ranks"], row["seconds_per_step"]
         if study.kind == "strong":
@@ -650,6 +844,18 @@ def collect(study):
         else:
             row["speedup"] = t0 / t
             row["efficiency"] = t0 / t
+        # The bandwidth bound: a code whose step time is its memory traffic over the bandwidth
+        # keeps t(N0) B(N0) = t(N) B(N) in all, so its efficiency is B_rank(N) / B_rank(N0)
+        # (strong: B_total(N) / B_total(N0) * N0 / N, the same number; weak: the same ratio).
+        b = row["stream_gb_per_s_per_rank"]
+        if b is None or b0 is None:
+            row["bound_efficiency"] = row["bound_speedup"] = None
+        elif n == n0:
+            row["bound_efficiency"] = 1.0  # exactly, whatever the rounding of b / b0
+            row["bound_speedup"] = float(n0) if study.kind == "strong" else 1.0
+        else:
+            row["bound_efficiency"] = b / b0
+            row["bound_speedup"] = (n * b / b0 if study.kind == "strong" else b / b0)
     if study.kind == "strong" and len({r["total_cells"] for r in rows}) > 1:
         print("warning: a strong study whose total cells change with the rank count",
               file=sys.stderr)
@@ -660,8 +866,10 @@ def collect(study):
     columns = ["ranks", "repetitions", "steps", "process_grid", "cells", "total_cells",
                "cells_per_rank", "seconds_per_step", "total_seconds"]
     columns += [f"{s}_seconds_per_step" for s in stages]
-    columns += ["speedup", "efficiency", "bytes_per_cell", "peak_memory_bytes_per_rank",
-                "mean_pressure_iterations"]
+    columns += ["speedup", "efficiency", "stream_gb_per_s_per_rank", "stream_gb_per_s_total",
+                "bound_speedup", "bound_efficiency", "bytes_per_cell",
+                "peak_memory_bytes_per_rank", "mean_pressure_iterations", "host", "cpu_model",
+                "cores", "launcher", "mpi_library"]
     os.makedirs(study.output, exist_ok=True)
     write_csv(os.path.join(study.output, "results.csv"), columns, rows)
     write_markdown(os.path.join(study.output, "results.md"), study, stages, rows)
@@ -706,23 +914,74 @@ def _display_path(path):
     return path if relative.startswith("..") else relative
 
 
+def _percent(value):
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def machine_facts(rows):
+    """(host, CPU model, cores, launcher, MPI library) of the results, each the distinct values
+    of every rank count's runs; None where no run recorded it."""
+    keys = ("host", "cpu_model", "cores", "launcher", "mpi_library")
+    facts = []
+    for key in keys:
+        values = []
+        for row in rows:
+            value = row.get(key)
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if value not in (None, ""):
+                for part in str(value).split("; "):
+                    if part not in values:
+                        values.append(part)
+        facts.append("; ".join(values) if values else None)
+    return facts
+
+
+def machine_line(rows, markdown=False):
+    """Which machine made the results, and how its ranks were started: one line, from the
+    STREAM records (so from where the ranks ran)."""
+    host, cpu, cores, launcher_text, mpi = machine_facts(rows)
+    if host is None:
+        return ("Machine: not recorded (no STREAM records in the runs)" if markdown
+                else "machine not recorded (no STREAM records)")
+    code = (lambda text: f"`{text}`") if markdown else (lambda text: text)
+    several = "," in host or ";" in host
+    cores_text = (f"{cores} cores{' per node' if several else ''}" if cores
+                  else "cores unknown")
+    line = (f"{'Machine: host' if markdown else 'host'} {code(host)} ({cpu or 'CPU unknown'}, "
+            f"{cores_text}), ranks started with {code(launcher_text or 'an unrecorded launcher')}")
+    if mpi:
+        line += f" ({mpi})"
+    if str(cores).isdigit() and not several:
+        over = [r["ranks"] for r in rows if r["ranks"] > int(cores)]
+        if over:
+            counts = ", ".join(str(n) for n in over)
+            line += (f"; {counts} ranks oversubscribe its {cores} cores" if markdown
+                     else f"; {counts} ranks oversubscribed")
+    return line + ("." if markdown else "")
+
+
 def write_markdown(path, study, stages, rows):
     """The results as a Markdown table with a short header."""
     weak = study.kind == "weak"
     lines = [f"# Scaling study `{study.name}` ({study.kind})", "",
              f"Base job `{_display_path(study.base_job)}`, {rows[0]['steps']} steps per run, "
-             f"median of {study.repetitions} repetitions per rank count.", ""]
+             f"median of {study.repetitions} repetitions per rank count.", "",
+             machine_line(rows, markdown=True), ""]
     head = ["ranks", "process grid", "cells", "cells/rank", "s/step"]
     head += [f"{s} s/step" for s in stages]
-    head += ["weak eff." if weak else "speed-up", "efficiency", "bytes/cell",
-             "peak MiB/rank", "pressure its"]
+    head += ["weak eff." if weak else "speed-up", "efficiency", "STREAM GB/s/rank",
+             "STREAM GB/s total", "bandwidth bound", "bytes/cell", "peak MiB/rank",
+             "pressure its"]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join("---:" for _ in head) + "|")
     for row in rows:
         cells = [str(row["ranks"]), row["process_grid"], row["cells"],
                  _fmt(row["cells_per_rank"], 6), _fmt(row["seconds_per_step"])]
         cells += [_fmt(row[f"{s}_seconds_per_step"]) for s in stages]
-        cells += [f"{row['speedup']:.3f}", f"{100 * row['efficiency']:.1f} %",
+        cells += [f"{row['speedup']:.3f}", _percent(row["efficiency"]),
+                  _fmt(row["stream_gb_per_s_per_rank"], 3),
+                  _fmt(row["stream_gb_per_s_total"], 3), _percent(row["bound_efficiency"]),
                   _fmt(row["bytes_per_cell"], 6), _mib(row["peak_memory_bytes_per_rank"]),
                   _fmt(row["mean_pressure_iterations"], 3)]
         lines.append("| " + " | ".join(cells) + " |")
@@ -732,6 +991,14 @@ def write_markdown(path, study, stages, rows):
     else:
         lines.append("Speed-up = N0 t(N0) / t(N) and efficiency = N0 t(N0) / (N t(N)), "
                      "N0 the smallest rank count; ideal N and 1.")
+    lines.append("")
+    lines.append("STREAM: the triad bandwidth the ranks got all at once, measured under the "
+                 "runs' launcher before them. Bandwidth bound = B_rank(N) / B_rank(N0)"
+                 + ("" if weak else " = B_total(N) / B_total(N0) * N0 / N") + ": the "
+                 "efficiency a code limited only by memory bandwidth would reach, as its ranks "
+                 "share the memory system; measured efficiency near it means the memory "
+                 "bandwidth costs the rest, well below it communication, imbalance or serial "
+                 "work does.")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
 
@@ -752,10 +1019,13 @@ def read_results(study):
     for row in rows:
         out = {}
         for key, value in row.items():
+            if key in TEXT_COLUMNS:
+                out[key] = value or None
+                continue
             try:
                 out[key] = int(value) if key == "ranks" else float(value)
             except (TypeError, ValueError):
-                out[key] = value
+                out[key] = value or None
         parsed.append(out)
     return stages, parsed
 
@@ -773,20 +1043,33 @@ def plot(study):
     ranks = [r["ranks"] for r in rows]
     n0, t0 = ranks[0], rows[0]["seconds_per_step"]
     weak = study.kind == "weak"
+    machine = machine_line(rows)
+    # A liquid job times its surface, a smoke job does not: a stage that took no time on any
+    # rank count is left out of the plots rather than drawn as an empty entry.
+    drawn = [stage for stage in stages
+             if any(isinstance(r.get(f"{stage}_seconds_per_step"), float)
+                    and r[f"{stage}_seconds_per_step"] > 0 for r in rows)]
+    colours = plt.get_cmap("tab10" if len(drawn) <= 10 else "tab20")
 
     def positive(key):
         points = [(r["ranks"], r[key]) for r in rows
                   if isinstance(r.get(key), float) and r[key] > 0]
         return [p[0] for p in points], [p[1] for p in points]
 
+    def caption(fig, width):
+        """The machine under the plot, wrapped to the figure's width (characters)."""
+        lines = textwrap.wrap(machine, width)
+        fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize="small",
+                 color="dimgrey")
+        return [0, 0.015 + 0.04 * len(lines), 1, 1]
+
     # Time per step, total and per stage, log-log.
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
     x, y = positive("seconds_per_step")
     ax.plot(x, y, "o-", color="black", linewidth=2, label="total")
-    for stage in stages:
+    for index, stage in enumerate(drawn):
         x, y = positive(f"{stage}_seconds_per_step")
-        if x:
-            ax.plot(x, y, "s--", label=stage)
+        ax.plot(x, y, "s--", color=colours(index), label=stage)
     ideal = [t0 for _ in ranks] if weak else [t0 * n0 / n for n in ranks]
     ax.plot(ranks, ideal, ":", color="grey", label="ideal")
     ax.set_xscale("log", base=2)
@@ -797,15 +1080,19 @@ def plot(study):
     ax.set_title(f"{study.name}: time per step ({study.kind} scaling)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
-    fig.tight_layout()
+    fig.tight_layout(rect=caption(fig, 80))
     fig.savefig(os.path.join(study.output, "time_per_step.png"), dpi=100)
     plt.close(fig)
 
-    # Speed-up and efficiency.
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    # Speed-up and efficiency, with the bandwidth bound dashed where STREAM was measured.
+    bound = "bandwidth bound (STREAM)"
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.6))
     left.plot(ranks, [r["speedup"] for r in rows], "o-", label="measured")
     left.plot(ranks, [1.0 if weak else float(n) for n in ranks], ":", color="grey",
               label="ideal")
+    x, y = positive("bound_speedup")
+    if x:
+        left.plot(x, y, "^--", color="tab:red", label=bound)
     left.set_xscale("log", base=2)
     left.set_xticks(ranks, [str(n) for n in ranks])
     if not weak:
@@ -817,16 +1104,20 @@ def plot(study):
     left.legend()
     right.plot(ranks, [r["efficiency"] for r in rows], "o-", label="measured")
     right.plot(ranks, [1.0 for _ in ranks], ":", color="grey", label="ideal")
+    x, bound_y = positive("bound_efficiency")
+    if x:
+        right.plot(x, bound_y, "^--", color="tab:red", label=bound)
     right.set_xscale("log", base=2)
     right.set_xticks(ranks, [str(n) for n in ranks])
-    right.set_ylim(0, max(1.1, max(r["efficiency"] for r in rows) * 1.1))
+    right.set_ylim(0, max(1.1, max(r["efficiency"] for r in rows) * 1.1,
+                          max(bound_y, default=0) * 1.1))
     right.set_xlabel("MPI ranks")
     right.set_ylabel("parallel efficiency")
     right.set_title("parallel efficiency")
     right.grid(True, alpha=0.3)
     right.legend()
     fig.suptitle(f"{study.name} ({study.kind} scaling)")
-    fig.tight_layout()
+    fig.tight_layout(rect=caption(fig, 130))
     fig.savefig(os.path.join(study.output, "speedup.png"), dpi=100)
     plt.close(fig)
 
@@ -834,10 +1125,10 @@ def plot(study):
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
     positions = list(range(len(ranks)))
     bottom = [0.0 for _ in ranks]
-    for stage in stages:
+    for index, stage in enumerate(drawn):
         heights = [r.get(f"{stage}_seconds_per_step") for r in rows]
         heights = [h if isinstance(h, float) else 0.0 for h in heights]
-        ax.bar(positions, heights, bottom=bottom, label=stage)
+        ax.bar(positions, heights, bottom=bottom, color=colours(index), label=stage)
         bottom = [b + h for b, h in zip(bottom, heights)]
     ax.plot(positions, [r["seconds_per_step"] for r in rows], "k_", markersize=30,
             label="total")
@@ -845,8 +1136,10 @@ def plot(study):
     ax.set_xlabel("MPI ranks")
     ax.set_ylabel("seconds per step")
     ax.set_title(f"{study.name}: time per step by stage")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
+    # Head room for the legend, which a liquid's five stages make tall.
+    ax.set_ylim(0, 1.45 * max(r["seconds_per_step"] for r in rows))
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout(rect=caption(fig, 80))
     fig.savefig(os.path.join(study.output, "stages.png"), dpi=100)
     plt.close(fig)
     print(f"wrote {study.output}/time_per_step.png, speedup.png and stages.png")
@@ -911,6 +1204,15 @@ def parse_args(argv):
             p.add_argument("--exe", metavar="PATH",
                            help="the stablefluids executable (default "
                                 "$STABLEFLUIDS_BUILD_DIR/stablefluids or build/stablefluids)")
+            p.add_argument("--stream-exe", metavar="PATH",
+                           help=f"the STREAM triad program, run at each rank count before its "
+                                f"runs (default: "
+                                f"{STREAM_PROGRAM} in the directory of the stablefluids "
+                                "executable)")
+            p.add_argument("--stream-elements", type=_int_argument, metavar="N",
+                           help="doubles per STREAM array, overriding the study's "
+                                "'stream_elements' (small values measure the caches, not "
+                                "the memory: for quick checks only)")
             p.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"),
                            metavar="CMD", help="the MPI launcher (default $MPIEXEC or mpiexec)")
             p.add_argument("--timeout", type=float, metavar="SECONDS",
@@ -926,9 +1228,9 @@ def main(argv=None):
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, raise_stopped)
     try:
-        study = Study(args.study, args.output, {"steps": args.steps,
-                                                "repetitions": args.repetitions,
-                                                "ranks": args.ranks})
+        study = Study(args.study, args.output, {
+            "steps": args.steps, "repetitions": args.repetitions, "ranks": args.ranks,
+            "stream_elements": getattr(args, "stream_elements", None)})
         if args.command in ("run", "all"):
             if args.slurm:
                 write_slurm(study, args)
