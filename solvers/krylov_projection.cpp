@@ -67,7 +67,7 @@ struct KrylovProjection::Impl {
   // second copy of PETSc's per-cell index structures), a DM of its own for an assembled matrix.
   OwnedDM own_dm;
   DM dm = nullptr;
-  HaloExchange pressure_halo;  // on the cell DM: the one ghost layer the gradient reads
+  HaloExchange pressure_halo;  // the one ghost layer the gradient reads, on either DM
   // With the default preconditioner the operator is matrix-free and `matrix` is the multigrid's
   // finest shell; otherwise it is assembled here.
   std::unique_ptr<PoissonMultigrid> multigrid;
@@ -173,7 +173,6 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
     // The outflow ghosts of the matrix-free stencil need ghost points beyond the domain, which
     // the cell DM has (DM_BOUNDARY_GHOSTED); the levels exchange one layer of its halo.
     dm = g.cell_dm();
-    PetscCall(pressure_halo.setup(dm, 1, HaloShape::Star));
     multigrid = std::make_unique<PoissonMultigrid>();
     PetscCall(multigrid->setup(g, s, dm));
     Mat shell = multigrid->fine_operator();
@@ -193,6 +192,7 @@ PetscErrorCode KrylovProjection::Impl::setup(const Grid& g, const SolidMask& s,
     PetscCall(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(matrix, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
+  PetscCall(pressure_halo.setup(dm, 1, HaloShape::Star));
   PetscCall(DMCreateGlobalVector(dm, pressure.replace()));
   PetscCall(DMCreateGlobalVector(dm, rhs.replace()));
   PetscCall(PetscObjectSetName(reinterpret_cast<PetscObject>(pressure.get()), "pressure"));
@@ -407,12 +407,7 @@ PetscErrorCode KrylovProjection::Impl::subtract_gradient(Field& velocity, double
   // Borrowed from the DM's pool, which the matrix-free operator's exchanges share.
   BorrowedVec pressure_local;
   PetscCall(pressure_local.get_local(dm));
-  if (dm == g.cell_dm()) {
-    PetscCall(pressure_halo.global_to_local(pressure, pressure_local));
-  } else {
-    PetscCall(DMGlobalToLocalBegin(dm, pressure, INSERT_VALUES, pressure_local));
-    PetscCall(DMGlobalToLocalEnd(dm, pressure, INSERT_VALUES, pressure_local));
-  }
+  PetscCall(pressure_halo.global_to_local(pressure, pressure_local));
   ReadArray p;
   WriteArray u;
   PetscCall(p.get_local(dm, pressure_local));

@@ -84,6 +84,8 @@ import tempfile
 import threading
 import time
 
+from source_tree import tree_files
+
 SHELL_LANGUAGES = {"sh", "bash", "shell", "console"}
 THIRD_PARTY = {"third_party", "third-party", "thirdparty", "external", "vendor", "extern"}
 
@@ -321,21 +323,6 @@ def markdown_files(root):
         if os.path.isfile(os.path.join(root, f)):
             keep.append(f)
     return keep
-
-
-def tree_files(root):
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard", "-z"],
-                             check=True, capture_output=True).stdout.decode()
-        files = [f for f in out.split("\0") if f]
-    except (OSError, subprocess.CalledProcessError):
-        files = []
-        for base, dirs, names in os.walk(root):
-            dirs[:] = [d for d in dirs if d != ".git" and not d.startswith("build")
-                       and d not in ("output", "validation_output")]
-            files += [os.path.relpath(os.path.join(base, n), root) for n in names]
-    return [f for f in files if os.path.isfile(os.path.join(root, f))
-            and not f.split("/")[0].startswith("build")]
 
 
 def is_simple(text):

@@ -16,8 +16,9 @@ usage: docs_test.py <source dir>
 """
 import os
 import re
-import subprocess
 import sys
+
+import source_tree
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 BINARY = (".png", ".jpg", ".h5", ".obj", ".stl", ".ply", ".so", ".a", ".o")
@@ -37,19 +38,8 @@ def check(what, ok, details=()):
 
 
 def tree_files():
-    """Files of the source tree, relative to ROOT."""
-    try:
-        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard", "-z"],
-                             check=True, capture_output=True).stdout.decode()
-        files = [f for f in out.split("\0") if f]
-    except (OSError, subprocess.CalledProcessError):
-        files = []
-        for base, dirs, names in os.walk(ROOT):
-            dirs[:] = [d for d in dirs if d != ".git" and not d.startswith("build")
-                       and d not in ("output", "validation_output")]
-            files += [os.path.relpath(os.path.join(base, n), ROOT) for n in names]
-    return sorted(f for f in files
-                  if not f.endswith(BINARY) and os.path.isfile(os.path.join(ROOT, f)))
+    """Files of the source tree, relative to ROOT, without binary ones."""
+    return sorted(f for f in source_tree.tree_files(ROOT) if not f.endswith(BINARY))
 
 
 def read(path):
